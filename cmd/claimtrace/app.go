@@ -1,0 +1,101 @@
+package main
+
+import (
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// app is the state shared by all subcommands of one invocation: the streams,
+// the effective configuration and lazily opened resources.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+
+	configPath string
+	cfg        *Config
+
+	closers []func() error
+}
+
+// rootCmd builds the command tree. Subcommands are constructed here, one
+// constructor per file, so there is no init() registry.
+func (a *app) rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "claimtrace",
+		Short: "Evaluate and audit research reports written by AI deep-research agents",
+		Long: `claimtrace scores deep-research reports the way ReportBench does (citation
+precision and recall against a survey's references, cited-statement match
+rate, non-cited factual accuracy) and audits them as AAR provenance graphs
+(PCov, PSnd, CTran, AEff), exportable as W3C PROV.
+
+Start with:
+  claimtrace demo                 offline example, no key, no server
+  claimtrace dataset pull --dir data/reportbench
+  claimtrace eval --dataset data/reportbench --reports REPORTS --out results`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			return a.loadConfig()
+		},
+	}
+	root.PersistentFlags().StringVar(&a.configPath, "config", "", "config file (default: $CLAIMTRACE_CONFIG or <user config dir>/claimtrace/config.toml)")
+	root.AddCommand(
+		a.demoCmd(),
+		a.datasetCmd(),
+		a.parseCmd(),
+		a.snapshotCmd(),
+		a.evalCmd(),
+		a.configCmd(),
+		a.llmCmd(),
+		a.judgeCmd(),
+		a.auditCmd(),
+		a.gateCmd(),
+		a.provCmd(),
+		a.importCmd(),
+		a.buildCmd(),
+		a.runCmd(),
+	)
+	return root
+}
+
+// onClose registers a cleanup run when the command finishes.
+func (a *app) onClose(f func() error) { a.closers = append(a.closers, f) }
+
+func (a *app) close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+	a.closers = nil
+}
+
+// secretEnv lists the environment variables whose values must never appear
+// in any output.
+var secretEnv = []string{
+	"OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "ANTHROPIC_API_KEY",
+	"SERPAPI_API_KEY", "BRAVE_API_KEY", "TAVILY_API_KEY", "FIRECRAWL_API_KEY", "JINA_API_KEY",
+	"CLAIMTRACE_TOKEN", "AZURE_OPENAI_API_KEY", "OPENROUTER_API_KEY",
+}
+
+// redact replaces every known secret value in s.
+func (a *app) redact(s string) string {
+	for _, k := range a.secrets() {
+		s = strings.ReplaceAll(s, k, "[REDACTED]")
+	}
+	return s
+}
+
+func (a *app) secrets() []string {
+	var out []string
+	for _, name := range secretEnv {
+		if v := os.Getenv(name); len(v) >= 6 {
+			out = append(out, v)
+		}
+	}
+	if a.cfg != nil {
+		out = append(out, a.cfg.secretValues()...)
+	}
+	return out
+}

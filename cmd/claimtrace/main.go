@@ -1,0 +1,68 @@
+// Command claimtrace evaluates and audits research reports written by AI
+// deep-research agents: ReportBench citation and statement metrics, and AAR
+// provenance graphs with PCov, PSnd, CTran and AEff.
+//
+// main stays small: it sets up the signal context, builds the command tree
+// and maps errors to exit codes. Each subcommand lives in its own file.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// exitError carries a specific exit code (gate uses 1 for "failed" and 2 for
+// "error"); every other error exits 1.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// run executes the command line and returns the process exit code. Tests
+// call it directly with their own streams.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := a.rootCmd()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	a.close()
+	if err == nil {
+		return 0
+	}
+	code := 1
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+	}
+	if errors.Is(err, errReported) {
+		return code
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "claimtrace: interrupted; finished work is stored, rerun the same command to resume")
+		return 130
+	}
+	fmt.Fprintln(stderr, "claimtrace:", a.redact(err.Error()))
+	return code
+}
+
+// errReported marks an error whose details were already printed (a failed
+// gate prints its own report); run only sets the exit code.
+var errReported = errors.New("see above")
