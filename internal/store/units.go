@@ -1,0 +1,115 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Unit statuses.
+const (
+	StatusDone   = "done"
+	StatusFailed = "failed"
+)
+
+// Unit is one stored unit of work. Data is the unit's JSON result; a failed
+// unit carries Err and is retried only when the caller asks.
+type Unit struct {
+	Run      string
+	Kind     string
+	Key      string
+	Status   string
+	Data     []byte
+	Err      string
+	Attempts int
+	Updated  time.Time
+}
+
+// EnsureRun records a run, keeping its creation time when it exists.
+func (s *Store) EnsureRun(ctx context.Context, id, kind, params string) error {
+	now := s.now()
+	_, err := s.db.ExecContext(ctx, `INSERT INTO runs (id, kind, params, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at`, id, kind, params, now, now)
+	if err != nil {
+		return fmt.Errorf("ensure run %s: %w", id, err)
+	}
+	return nil
+}
+
+// PutUnit stores u, replacing any earlier result for the same key and
+// counting the attempt.
+func (s *Store) PutUnit(ctx context.Context, u Unit) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO units (run_id, kind, key, status, data, error, attempts, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, 1, ?)
+		ON CONFLICT (run_id, kind, key) DO UPDATE SET status = excluded.status, data = excluded.data,
+			error = excluded.error, attempts = units.attempts + 1, updated_at = excluded.updated_at`,
+		u.Run, u.Kind, u.Key, u.Status, string(u.Data), u.Err, s.now())
+	if err != nil {
+		return fmt.Errorf("put unit %s/%s: %w", u.Kind, u.Key, err)
+	}
+	return nil
+}
+
+// GetUnit returns a stored unit.
+func (s *Store) GetUnit(ctx context.Context, run, kind, key string) (Unit, bool, error) {
+	row := s.db.QueryRowContext(ctx, `SELECT status, data, error, attempts, updated_at FROM units WHERE run_id = ? AND kind = ? AND key = ?`, run, kind, key)
+	u := Unit{Run: run, Kind: kind, Key: key}
+	var data sql.NullString
+	var updated string
+	err := row.Scan(&u.Status, &data, &u.Err, &u.Attempts, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Unit{}, false, nil
+	}
+	if err != nil {
+		return Unit{}, false, fmt.Errorf("get unit %s/%s: %w", kind, key, err)
+	}
+	u.Data = []byte(data.String)
+	u.Updated, _ = time.Parse(time.RFC3339Nano, updated)
+	return u, true, nil
+}
+
+// Units lists the units of one kind in a run, ordered by key.
+func (s *Store) Units(ctx context.Context, run, kind string) ([]Unit, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT key, status, data, error, attempts, updated_at FROM units WHERE run_id = ? AND kind = ? ORDER BY key`, run, kind)
+	if err != nil {
+		return nil, fmt.Errorf("list units %s: %w", kind, err)
+	}
+	defer rows.Close()
+	var out []Unit
+	for rows.Next() {
+		u := Unit{Run: run, Kind: kind}
+		var data sql.NullString
+		var updated string
+		if err := rows.Scan(&u.Key, &u.Status, &data, &u.Err, &u.Attempts, &updated); err != nil {
+			return nil, err
+		}
+		u.Data = []byte(data.String)
+		u.Updated, _ = time.Parse(time.RFC3339Nano, updated)
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+// Counts returns, for a run, the number of units per kind and status.
+func (s *Store) Counts(ctx context.Context, run string) (map[string]map[string]int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT kind, status, COUNT(*) FROM units WHERE run_id = ? GROUP BY kind, status`, run)
+	if err != nil {
+		return nil, fmt.Errorf("count units: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]map[string]int{}
+	for rows.Next() {
+		var kind, status string
+		var n int
+		if err := rows.Scan(&kind, &status, &n); err != nil {
+			return nil, err
+		}
+		if out[kind] == nil {
+			out[kind] = map[string]int{}
+		}
+		out[kind][status] = n
+	}
+	return out, rows.Err()
+}
