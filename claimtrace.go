@@ -207,3 +207,23 @@ type Fact struct {
 	Confidence float64   `json:"confidence"`
 	Votes      []Vote    `json:"votes"`
 }
+
+// LLMCall is the accounting record of one model call (or cache hit). It is
+// stored with the run so every token and every cent is attributable.
+type LLMCall struct {
+	Key             string        `json:"key"`   // response-cache key (hash of provider, model, params, messages, tools)
+	Run             string        `json:"run"`   // run id, "" outside a run
+	Stage           string        `json:"stage"` // what the call was for: judge, fact_check, extract, check, agent…
+	Provider        string        `json:"provider"`
+	Model           string        `json:"model"`
+	InputTokens     int64         `json:"input_tokens"`
+	OutputTokens    int64         `json:"output_tokens"`
+	CachedTokens    int64         `json:"cached_tokens"`
+	ReasoningTokens int64         `json:"reasoning_tokens"`
+	Latency         time.Duration `json:"latency_ns"`
+	Cost            float64       `json:"cost_usd"`
+	CacheHit        bool          `json:"cache_hit"`
+	Attempts        int           `json:"attempts"`
+	Err             string        `json:"error,omitempty"`
+	At              time.Time     `json:"at"`
+}
