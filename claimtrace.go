@@ -78,6 +78,7 @@ const (
 	KindDOI       CitationKind = "doi"        // doi:10.…
 	KindArXiv     CitationKind = "arxiv"      // arXiv:2101.00001, hep-th/9901001
 	KindListEntry CitationKind = "list_entry" // an entry of a reference list / bibliography
+	KindGrounding CitationKind = "grounding"  // provider grounding metadata on a span (Gemini, Anthropic): no marker in the text
 )
 
 // Citation is one occurrence of a reference to a source in a report: an

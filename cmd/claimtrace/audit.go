@@ -1,7 +1,289 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/prov"
+	"github.com/claimtrace/claimtrace/internal/prov/provjson"
+)
+
+// auditOptions are the settings of an audit: where cited pages come from,
+// which judge decides support, the soundness threshold τ, and whether the
+// network may be used. Graph inputs use only Tau; report inputs go through
+// the eval pipeline (graphFromReport) and use all of them.
+type auditOptions struct {
+	Snapshot string
+	Judge    string
+	Tau      float64
+	Offline  bool
+	// Detect runs the offline contradiction detector over source excerpts
+	// and adds what it finds to the graph's conflicts.
+	Detect bool
+}
+
+func (o *auditOptions) add(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Snapshot, "snapshot", "", "snapshot directory of cited pages (report inputs)")
+	fs.StringVar(&o.Judge, "judge", "offline", "support judge for report inputs: offline, or an LLM judge spec")
+	fs.Float64Var(&o.Tau, "tau", prov.DefaultTau, "entailment threshold τ: a citation is sound when its strength ν > τ")
+	fs.BoolVar(&o.Offline, "offline", false, "never use the network (report inputs)")
+	fs.BoolVar(&o.Detect, "detect", true, "look for contradictions between source excerpts (offline detector) and add them to the graph's")
+}
 
 func (a *app) auditCmd() *cobra.Command {
-	return pending("audit", "Audit a report as an AAR provenance graph", 5)
+	var opts auditOptions
+	var out string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "audit REPORT|GRAPH",
+		Short: "Audit a report as an AAR provenance graph: PCov, PSnd, CTran, AEff",
+		Long: `Audit a report or a provenance graph with the AAR metrics:
+
+  PCov   share of claims whose provenance is complete: at least one source,
+         every source resolved, every reasoning step with an input
+  PSnd   share of citation pairs (a supports edge from a source straight into
+         a claim) with entailment strength ν > τ (--tau, default 0.5)
+  CTran  share of the conflicts between sources that the graph surfaces (a
+         contradicts edge, or a claim citing both and stating the conflict);
+         null when no conflict exists
+  AEff   audit-effort proxy: nodes to inspect (sources + reasoning steps in a
+         claim's provenance) and words to read in the excerpts, per claim
+
+GRAPH is a native graph (claimtrace's aar-graph/1 JSON, see 'claimtrace prov
+schema') or a PROV-JSON document. REPORT is a report file (.md, .txt, or
+.json with the text in "response"): it goes through the eval pipeline
+(parse, resolve, judge) first, using --snapshot, --judge and --offline.
+
+--out DIR writes DIR/graph.json (native), DIR/prov.json (PROV-JSON) and
+DIR/metrics.json.`,
+		Example: `  claimtrace audit graph.json
+  claimtrace audit --json --tau 0.7 graph.json
+  claimtrace audit --out audit/ prov.json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			g, m, err := a.audit(cmd.Context(), args[0], opts)
+			if err != nil {
+				return err
+			}
+			if out != "" {
+				if err := writeAudit(out, g, m); err != nil {
+					return err
+				}
+			}
+			if asJSON {
+				return writeJSON(a.stdout, m)
+			}
+			printAudit(a.stdout, g, m)
+			return nil
+		},
+	}
+	opts.add(cmd.Flags())
+	cmd.Flags().StringVar(&out, "out", "", "write graph.json, prov.json and metrics.json into this directory")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the metrics as JSON")
+	return cmd
+}
+
+// audit loads the input, adds the contradictions the detector finds and
+// computes the metrics.
+func (a *app) audit(ctx context.Context, path string, opts auditOptions) (*prov.Graph, *prov.Metrics, error) {
+	g, err := a.auditInput(ctx, path, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if opts.Detect {
+		found, err := prov.FindContradictions(ctx, g, nil, nil)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		extra := make([]prov.Conflict, len(found))
+		for i, st := range found {
+			extra[i] = st.Conflict
+		}
+		g.Conflicts = prov.MergeConflicts(g.Conflicts, extra...)
+	}
+	m, err := prov.Compute(g, opts.Tau)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return g, m, nil
+}
+
+// auditInput reads a graph, or builds one from a report through the eval
+// pipeline.
+func (a *app) auditInput(ctx context.Context, path string, opts auditOptions) (*prov.Graph, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	switch sniff(path, data) {
+	case inputNative:
+		return decodeGraph(path, data, prov.Unmarshal)
+	case inputPROV:
+		return decodeGraph(path, data, provjson.Unmarshal)
+	case inputJSONLD:
+		return nil, fmt.Errorf("%s: PROV-JSONLD is written, not read; give the native graph or PROV-JSON: %w", path, claimtrace.ErrInvalid)
+	}
+	return a.graphFromReport(ctx, path, opts)
+}
+
+// readGraph reads a graph file (native or PROV-JSON); reports are refused.
+func readGraph(path string) (*prov.Graph, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	switch sniff(path, data) {
+	case inputNative:
+		return decodeGraph(path, data, prov.Unmarshal)
+	case inputPROV:
+		return decodeGraph(path, data, provjson.Unmarshal)
+	}
+	return nil, fmt.Errorf("%s: not a provenance graph (want claimtrace's graph JSON or PROV-JSON; run 'claimtrace audit --out DIR' on a report first): %w", path, claimtrace.ErrInvalid)
+}
+
+func decodeGraph(path string, data []byte, dec func([]byte) (*prov.Graph, error)) (*prov.Graph, error) {
+	g, err := dec(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if g.ID == "" {
+		g.ID = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
+	return g, nil
+}
+
+type inputKind int
+
+const (
+	inputReport inputKind = iota
+	inputNative
+	inputPROV
+	inputJSONLD
+)
+
+// provKeys are top-level keys only a PROV-JSON document has.
+var provKeys = []string{"prefix", "entity", "activity", "agent", "wasGeneratedBy", "used", "wasDerivedFrom",
+	"wasInfluencedBy", "wasAttributedTo", "wasAssociatedWith", "hadMember", "bundle", "wasInformedBy"}
+
+// sniff tells graph files from reports by their content.
+func sniff(path string, data []byte) inputKind {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".md", ".markdown", ".txt":
+		return inputReport
+	}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return inputReport
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(trimmed, &top) != nil {
+		return inputReport
+	}
+	if _, ok := top["@graph"]; ok {
+		return inputJSONLD
+	}
+	// PROV-JSON never has "claims"; the native format always does (and has
+	// "agent" too, which PROV-JSON also uses).
+	if _, ok := top["claims"]; ok {
+		return inputNative
+	}
+	for _, k := range provKeys {
+		if _, ok := top[k]; ok {
+			return inputPROV
+		}
+	}
+	return inputReport
+}
+
+// writeAudit writes DIR/graph.json, DIR/prov.json and DIR/metrics.json.
+func writeAudit(dir string, g *prov.Graph, m *prov.Metrics) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	native, err := prov.Marshal(g)
+	if err != nil {
+		return err
+	}
+	pj, err := provjson.Marshal(g)
+	if err != nil {
+		return err
+	}
+	mj, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode metrics: %w", err)
+	}
+	for name, data := range map[string][]byte{"graph.json": native, "prov.json": pj, "metrics.json": append(mj, '\n')} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// printAudit writes the metrics for a reader: the four figures with their
+// counts, then the claims without complete provenance and the conflicts the
+// report hides.
+func printAudit(w io.Writer, g *prov.Graph, m *prov.Metrics) {
+	name := g.ID
+	if name == "" {
+		name = "graph"
+	}
+	fmt.Fprintf(w, "%s: %d claims, %d sources, %d reasoning steps, %d edges\n", name, len(g.Claims), len(g.Sources), len(g.Reasoning), len(g.Edges))
+	fmt.Fprintf(w, "  PCov   %-6s (%d/%d claims with complete provenance)\n", m.PCov, m.PCov.Num, m.PCov.Den)
+	fmt.Fprintf(w, "  PSnd   %-6s (%d/%d citation pairs with ν > %.2f)\n", m.PSnd, m.PSnd.Num, m.PSnd.Den, m.Tau)
+	if m.CTran.Defined() {
+		fmt.Fprintf(w, "  CTran  %-6s (%d/%d conflicts between sources surfaced)\n", m.CTran, m.CTran.Num, m.CTran.Den)
+	} else {
+		fmt.Fprintf(w, "  CTran  n/a    (no conflict between sources found)\n")
+	}
+	if nodes, ok := m.AEffProxy.Value(); ok {
+		words, _ := m.AEffWords.Value()
+		fmt.Fprintf(w, "  AEff   %.2f nodes to inspect, %.1f words to read per claim\n", nodes, words)
+	}
+	if orphans := m.Orphans(); len(orphans) > 0 {
+		fmt.Fprintf(w, "claims without complete provenance (%d):\n", len(orphans))
+		for i, c := range orphans {
+			if i == 10 {
+				fmt.Fprintf(w, "  … and %d more ('claimtrace prov orphans' lists them all)\n", len(orphans)-i)
+				break
+			}
+			fmt.Fprintf(w, "  %s: %s\n", c.ID, gapText(c))
+		}
+	}
+	var hidden []prov.ConflictStatus
+	for _, st := range m.Conflicts {
+		if !st.Surfaced {
+			hidden = append(hidden, st)
+		}
+	}
+	if len(hidden) > 0 {
+		fmt.Fprintf(w, "conflicts the report does not surface (%d):\n", len(hidden))
+		for _, st := range hidden {
+			fmt.Fprintf(w, "  %s ↔ %s about %q\n", st.A, st.B, st.Entity)
+		}
+	}
+}
+
+func gapText(c prov.ClaimMetrics) string {
+	if c.GapNode != "" {
+		return c.Gap.String() + " " + c.GapNode
+	}
+	return c.Gap.String()
 }

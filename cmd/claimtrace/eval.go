@@ -1,7 +1,202 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/eval"
+)
+
+type evalFlags struct {
+	dataset     string
+	reports     string
+	out         string
+	store       string
+	concurrency int
+	tasks       []string
+	retryFailed bool
+	json        bool
+	noScholar   bool
+	fetch       fetchFlags
+}
 
 func (a *app) evalCmd() *cobra.Command {
-	return pending("eval", "Score reports against a ReportBench dataset", 2)
+	var f evalFlags
+	cmd := &cobra.Command{
+		Use:   "eval --dataset DIR --reports DIR --out DIR",
+		Short: "Score reports against a ReportBench dataset",
+		Long: `Score every report in a reports directory against a ReportBench-format dataset.
+
+Each report is parsed (claims and citations with byte spans), every cited
+source is resolved (snapshot, page cache or the web; identifiers; arXiv,
+Crossref and OpenAlex), cited works are matched against the survey's
+ground-truth references, and citation precision, recall and F1 are computed
+per report and aggregated (macro, micro, per domain).
+
+Reports are <arxiv_id>.json (text in "response", "content", "text",
+"message", "output" or "result"), <arxiv_id>.md or <arxiv_id>.txt.
+
+Outputs: OUT/summary.json and OUT/reports/<arxiv_id>.json. Every unit of work
+is stored as soon as it is done: after a crash or Ctrl-C, rerun the same
+command and it resumes.`,
+		Example: `  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3
+  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --snapshot snap --offline
+  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --tasks 2312.04861 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runEval(cmd, f)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.dataset, "dataset", "", "dataset directory (ReportBench_v1.1.jsonl + ReportBench_v1.1_GT/)")
+	fs.StringVar(&f.reports, "reports", "", "directory of reports named <arxiv_id>.json|.md|.txt")
+	fs.StringVar(&f.out, "out", "", "output directory for summary.json and reports/")
+	fs.StringVar(&f.store, "store", "", "store DSN (default: <data dir>/claimtrace.db)")
+	fs.IntVar(&f.concurrency, "concurrency", 0, "reports evaluated at once (default: config, 8)")
+	fs.StringSliceVar(&f.tasks, "tasks", nil, "only these task ids (comma-separated)")
+	fs.BoolVar(&f.retryFailed, "retry-failed", false, "retry units that failed in an earlier run")
+	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
+	fs.BoolVar(&f.noScholar, "no-scholar", false, "do not query arXiv, Crossref or OpenAlex (implied by --offline)")
+	f.fetch.add(fs)
+	for _, name := range []string{"dataset", "reports", "out"} {
+		cmd.MarkFlagRequired(name)
+	}
+	return cmd
+}
+
+func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
+	ctx := cmd.Context()
+	ds, err := bench.LoadDataset(f.dataset)
+	if err != nil {
+		return err
+	}
+	st, err := a.openStore(ctx, f.store)
+	if err != nil {
+		return err
+	}
+	fetcher, err := a.newFetcher(f.fetch, st)
+	if err != nil {
+		return err
+	}
+	if f.concurrency <= 0 {
+		f.concurrency = a.cfg.Concurrency
+	}
+	opts := eval.Options{
+		Dataset: ds, ReportsDir: f.reports, OutDir: f.out, Tasks: splitList(f.tasks),
+		Concurrency: f.concurrency, FetchConcurrency: 4 * f.concurrency, RetryFailed: f.retryFailed,
+		Mode: f.fetch.mode(), Snapshot: f.fetch.snapshot, Fetcher: fetcher, Store: st,
+	}
+	if s := a.newScholar(f.fetch); s != nil && !f.noScholar {
+		opts.Scholar = s
+	}
+	var bar interface {
+		Add(int) error
+		Finish() error
+	}
+	opts.Progress = func(p eval.Progress) {
+		if bar == nil {
+			if b := a.progress(p.Total, "eval"); b != nil {
+				bar = b
+			} else {
+				bar = nopBar{}
+			}
+		}
+		bar.Add(1)
+	}
+	ev, err := eval.New(opts)
+	if err != nil {
+		return err
+	}
+	sum, err := ev.Run(ctx)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return err
+	}
+	if f.json {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sum)
+	}
+	printSummary(a.stdout, sum, f.out)
+	if sum.Reports == 0 && sum.ReportsFailed > 0 {
+		return errors.New("no report could be scored; see the failures above")
+	}
+	return nil
+}
+
+type nopBar struct{}
+
+func (nopBar) Add(int) error { return nil }
+func (nopBar) Finish() error { return nil }
+
+// printSummary prints the leaderboard-style table of a run.
+func printSummary(w io.Writer, s *eval.Summary, out string) {
+	c := s.Citation
+	fmt.Fprintf(w, "claimtrace eval — %d reports scored, %d failed (mode %s, run %s)\n\n", s.Reports, s.ReportsFailed, s.Mode, s.Run)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "\tReports\tPrecision\tCompat P\tRecall\tF1\tMicro P\tMicro R\tRefs/report\tPCov\t")
+	fmt.Fprintf(tw, "all\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Reports, pct(c.Precision), pct(c.CompatPrecision), pct(c.Recall),
+		pct(c.F1), pct(c.MicroPrecision), pct(c.MicroRecall), num(c.RefsPerReport), pct(s.AAR.PCov))
+	domains := make([]string, 0, len(c.ByDomain))
+	for d := range c.ByDomain {
+		domains = append(domains, d)
+	}
+	sort.Strings(domains)
+	if len(domains) > 1 {
+		for _, d := range domains {
+			b := c.ByDomain[d]
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\t\n", shorten(d, 34), b.Reports, pct(b.Precision), pct(b.CompatPrecision), pct(b.Recall),
+				pct(b.F1), pct(b.MicroPrecision), pct(b.MicroRecall), num(b.RefsPerReport))
+		}
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\ncited works: %d papers (%d matched the ground truth, %d after the cutoff, %d the survey itself), %d web pages, %d unresolvable; %d dangling markers\n",
+		c.Papers, c.Hits, c.PostCutoff, c.SourceSurvey, c.Web, c.Unresolvable, c.Dangling)
+	if c.ReportsWithoutRefs > 0 {
+		fmt.Fprintf(w, "%d report(s) cite no reference: precision undefined, excluded from its mean\n", c.ReportsWithoutRefs)
+	}
+	if s.Cited.MatchRate != nil {
+		fmt.Fprintf(w, "cited statements: match rate %s over %d judged pairs (%d unknown)\n", pct(s.Cited.MatchRate), s.Cited.Judged, s.Cited.Unknown)
+	}
+	if s.NonCited.FactualAccuracy != nil {
+		fmt.Fprintf(w, "non-cited statements: factual accuracy %s (%d decided, %d undecided)\n", pct(s.NonCited.FactualAccuracy), s.NonCited.Decided, s.NonCited.Undecided)
+	}
+	for _, fl := range s.Failures {
+		fmt.Fprintf(w, "FAILED %s: %s\n", fl.Task, fl.Err)
+	}
+	if out != "" {
+		fmt.Fprintf(w, "\nwrote %s/summary.json and %s/reports/<task_id>.json\n", strings.TrimRight(out, "/"), strings.TrimRight(out, "/"))
+	}
+}
+
+func pct(v *float64) string {
+	if v == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f%%", *v*100)
+}
+
+func num(v *float64) string {
+	if v == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f", *v)
+}
+
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }

@@ -1,7 +1,290 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/judge"
+	"github.com/claimtrace/claimtrace/internal/judge/labels"
+)
 
 func (a *app) judgeCmd() *cobra.Command {
-	return pending("judge", "Evaluate and calibrate judges on labelled pairs", 4)
+	cmd := &cobra.Command{
+		Use:   "judge",
+		Short: "Evaluate and calibrate judges on labelled claim–evidence pairs",
+		Long: `judge measures how well a judge agrees with human labels and fits the
+offline judge's thresholds.
+
+Label files are JSONL in any of three shapes, detected line by line:
+{claim, evidence, label} (label: supported / partial / unsupported /
+contradicted, synonyms, or a boolean), AttributionBench lines and WiCE
+claim-level lines. A deterministic hash split halves every dataset:
+calibrate on --split calib, report on --split test.`,
+	}
+	cmd.AddCommand(a.judgeEvalCmd(), a.judgeCalibrateCmd())
+	return cmd
+}
+
+func (a *app) judgeEvalCmd() *cobra.Command {
+	var (
+		files    []string
+		spec     string
+		calPath  string
+		split    string
+		asJSON   bool
+		verdicts string
+	)
+	cmd := &cobra.Command{
+		Use:   "eval --labels FILE [--judge offline] [--json]",
+		Short: "Score a judge against labelled pairs",
+		Long: `eval judges every labelled pair and prints accuracy, balanced accuracy,
+macro-F1 and the confusion matrix, overall and per source dataset.
+
+Each dataset is scored in its own label space: contradicted counts as
+unsupported where the gold labels do not separate them, and on binary
+datasets (AttributionBench) partial counts as supported or unsupported as
+the calibration says. Unknown verdicts always count as wrong.
+
+--json prints {n, accuracy, balanced_accuracy, macro_f1, confusion, by_source}.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pairs, sp, err := readLabelFiles(files, split)
+			if err != nil {
+				return err
+			}
+			j, partialIsSupported, err := newJudge(spec, calPath)
+			if err != nil {
+				return err
+			}
+			ev, outcomes, err := judge.Evaluate(cmd.Context(), j, pairs, judge.EvalOptions{PartialIsSupported: partialIsSupported})
+			if err != nil {
+				return err
+			}
+			if verdicts != "" {
+				if err := writeOutcomes(verdicts, outcomes); err != nil {
+					return err
+				}
+			}
+			if asJSON {
+				enc := json.NewEncoder(a.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(ev)
+			}
+			return printEvaluation(a.stdout, ev, spec, sp)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&files, "labels", nil, "label file (JSONL, AttributionBench or WiCE); repeatable")
+	f.StringVar(&spec, "judge", "offline", "judge to score: offline (LLM judges arrive with the LLM layer)")
+	f.StringVar(&calPath, "calibration", "", "offline judge calibration file (default: the fitted one built in)")
+	f.StringVar(&split, "split", "all", "which half of each dataset: calib, test or all")
+	f.BoolVar(&asJSON, "json", false, "print JSON")
+	f.StringVar(&verdicts, "verdicts", "", "also write every pair's verdict to this JSONL file")
+	cmd.MarkFlagRequired("labels")
+	return cmd
+}
+
+func (a *app) judgeCalibrateCmd() *cobra.Command {
+	var (
+		files  []string
+		out    string
+		split  string
+		metric string
+	)
+	cmd := &cobra.Command{
+		Use:   "calibrate --labels FILE [--out FILE]",
+		Short: "Fit the offline judge's weights and thresholds",
+		Long: `calibrate grid-searches the offline judge's weights and thresholds to
+maximize the mean over datasets of macro-F1 (or balanced accuracy) on the
+chosen split, and writes the calibration as JSON (to --out, or stdout).
+Load it with judge eval --calibration FILE. Fit on --split calib (the
+default) and report on --split test.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pairs, sp, err := readLabelFiles(files, split)
+			if err != nil {
+				return err
+			}
+			cal, err := judge.Calibrate(cmd.Context(), pairs, judge.CalibrateOptions{Metric: metric})
+			if err != nil {
+				return err
+			}
+			cal.Fit.Split = string(sp)
+			cal.Fit.Labels = files
+			cal.Fit.Command = calibrateCommand(files, sp, cal.Fit.Metric)
+			data, err := cal.Marshal()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stderr, "calibrated on %d pairs (%s split): %s %.4f over %d grid points\n",
+				len(pairs), sp, cal.Fit.Metric, cal.Fit.Objective, cal.Fit.Grid)
+			if out == "" {
+				_, err := a.stdout.Write(data)
+				return err
+			}
+			if err := os.WriteFile(out, data, 0o644); err != nil {
+				return fmt.Errorf("write calibration: %w", err)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&files, "labels", nil, "label file (JSONL, AttributionBench or WiCE); repeatable")
+	f.StringVar(&out, "out", "", "write the calibration here (default: stdout)")
+	f.StringVar(&split, "split", "calib", "which half of each dataset to fit on: calib, test or all")
+	f.StringVar(&metric, "metric", judge.MetricMacroF1, "metric to maximize: macro_f1 or balanced_accuracy")
+	cmd.MarkFlagRequired("labels")
+	return cmd
+}
+
+func calibrateCommand(files []string, sp labels.Split, metric string) string {
+	var b strings.Builder
+	b.WriteString("claimtrace judge calibrate")
+	for _, f := range files {
+		b.WriteString(" --labels " + f)
+	}
+	fmt.Fprintf(&b, " --split %s --metric %s", sp, metric)
+	return b.String()
+}
+
+// readLabelFiles reads and concatenates label files, keeping the split.
+func readLabelFiles(files []string, split string) ([]labels.Pair, labels.Split, error) {
+	sp, err := labels.ParseSplit(split)
+	if err != nil {
+		return nil, "", err
+	}
+	var all []labels.Pair
+	for _, f := range files {
+		ps, err := labels.ReadFile(f)
+		if err != nil {
+			return nil, "", err
+		}
+		all = append(all, labels.Filter(ps, sp)...)
+	}
+	if len(all) == 0 {
+		return nil, "", fmt.Errorf("no labelled pairs in %s (split %s): %w", strings.Join(files, ", "), sp, claimtrace.ErrInvalid)
+	}
+	return all, sp, nil
+}
+
+// newJudge builds the judge named by spec and says how it maps partial on
+// binary datasets.
+func newJudge(spec, calPath string) (judge.SourceJudge, bool, error) {
+	if spec != "offline" {
+		return nil, false, fmt.Errorf("judge %q: LLM judges arrive with the LLM layer; use --judge offline for now: %w", spec, claimtrace.ErrInvalid)
+	}
+	cal, err := judge.DefaultCalibration()
+	if calPath != "" {
+		cal, err = judge.LoadCalibration(calPath)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	j, err := judge.NewOffline(cal)
+	if err != nil {
+		return nil, false, err
+	}
+	return j, cal.PartialIsSupported, nil
+}
+
+func writeOutcomes(path string, outcomes []judge.Outcome) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("verdicts: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	for _, o := range outcomes {
+		rec := struct {
+			Dataset   string             `json:"dataset"`
+			ID        string             `json:"id"`
+			Line      int                `json:"line"`
+			Claim     string             `json:"claim"`
+			Gold      claimtrace.Label   `json:"gold"`
+			Predicted claimtrace.Label   `json:"predicted"`
+			Verdict   claimtrace.Verdict `json:"verdict"`
+		}{o.Pair.Dataset, o.Pair.ID, o.Pair.Line, o.Pair.Claim, o.Pair.Label, o.Predicted, o.Verdict}
+		if err := enc.Encode(rec); err != nil {
+			f.Close()
+			return fmt.Errorf("verdicts %s: %w", path, err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("verdicts %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("verdicts %s: %w", path, err)
+	}
+	return nil
+}
+
+var printedLabels = []claimtrace.Label{claimtrace.Supported, claimtrace.Partial, claimtrace.Unsupported, claimtrace.Contradicted, claimtrace.Unknown}
+
+func printEvaluation(w io.Writer, ev judge.Evaluation, spec string, sp labels.Split) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(w, "judge %s · split %s · %d pairs\n\n", spec, sp, ev.N)
+	fmt.Fprintln(tw, "source\tn\taccuracy\tbalanced acc.\tmacro-F1\t")
+	row := func(name string, s judge.Scores) {
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t\n", name, s.N, s.Accuracy, s.BalancedAccuracy, s.MacroF1)
+	}
+	row("all", ev.Scores)
+	for _, name := range ev.SourceNames() {
+		row(name, ev.BySource[name])
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	printConfusion(w, "all", ev.Confusion)
+	var datasets []string
+	for _, name := range ev.SourceNames() {
+		if !strings.Contains(name, "/") {
+			datasets = append(datasets, name)
+		}
+	}
+	if len(datasets) > 1 {
+		for _, name := range datasets {
+			printConfusion(w, name, ev.BySource[name].Confusion)
+		}
+	}
+	return nil
+}
+
+func printConfusion(w io.Writer, name string, c judge.Confusion) {
+	fmt.Fprintf(w, "\nconfusion, %s (rows gold, columns predicted):\n", name)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	var cols []claimtrace.Label
+	for _, l := range printedLabels {
+		for _, row := range c {
+			if row[l] > 0 {
+				cols = append(cols, l)
+				break
+			}
+		}
+	}
+	fmt.Fprint(tw, "\t")
+	for _, l := range cols {
+		fmt.Fprintf(tw, "%s\t", l)
+	}
+	fmt.Fprintln(tw)
+	for _, gold := range printedLabels {
+		row, ok := c[gold]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t", gold)
+		for _, l := range cols {
+			fmt.Fprintf(tw, "%d\t", row[l])
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
 }

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var labelFixtures = filepath.Join("..", "..", "internal", "judge", "labels", "testdata")
+
+// runCLI runs the command in-process (see cli) without any user config.
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	empty := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CLAIMTRACE_CONFIG", empty)
+	return cli(t, args...)
+}
+
+func TestJudgeEvalJSON(t *testing.T) {
+	out, errOut, code := runCLI(t, "judge", "eval",
+		"--labels", filepath.Join(labelFixtures, "wice.jsonl"),
+		"--labels", filepath.Join(labelFixtures, "attributionbench.jsonl"),
+		"--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	var keys []string
+	for k := range got {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if diff := cmp.Diff([]string{"accuracy", "balanced_accuracy", "by_source", "confusion", "macro_f1", "n"}, keys); diff != "" {
+		t.Errorf("JSON keys (-want +got):\n%s", diff)
+	}
+	var n int
+	json.Unmarshal(got["n"], &n)
+	if n != 5 {
+		t.Errorf("n = %d, want 5 (3 WiCE + 2 AttributionBench pairs)", n)
+	}
+	var by map[string]json.RawMessage
+	json.Unmarshal(got["by_source"], &by)
+	for _, k := range []string{"wice", "attributionbench", "attributionbench/ExpertQA", "attributionbench/AttributedQA"} {
+		if _, ok := by[k]; !ok {
+			t.Errorf("by_source lacks %q: %s", k, got["by_source"])
+		}
+	}
+}
+
+func TestJudgeEvalText(t *testing.T) {
+	out, errOut, code := runCLI(t, "judge", "eval", "--labels", filepath.Join(labelFixtures, "plain.jsonl"), "--split", "all")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"judge offline · split all · 6 pairs", "balanced acc.", "macro-F1", "confusion, all", "handmade", "plain"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestJudgeCalibrateThenEval(t *testing.T) {
+	cal := filepath.Join(t.TempDir(), "cal.json")
+	labels := filepath.Join(labelFixtures, "plain.jsonl")
+	_, errOut, code := runCLI(t, "judge", "calibrate", "--labels", labels, "--split", "all", "--out", cal)
+	if code != 0 {
+		t.Fatalf("calibrate exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "calibrated on 6 pairs (all split)") {
+		t.Errorf("calibrate summary = %q", errOut)
+	}
+	out, errOut, code := runCLI(t, "judge", "eval", "--labels", labels, "--calibration", cal, "--json")
+	if code != 0 {
+		t.Fatalf("eval exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, `"by_source"`) {
+		t.Errorf("eval with the fitted calibration printed %s", out)
+	}
+}
+
+func TestJudgeErrors(t *testing.T) {
+	labels := filepath.Join(labelFixtures, "plain.jsonl")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"judge", "eval", "--labels", labels, "--judge", "openai:gpt-4o"}, "LLM judges arrive with the LLM layer"},
+		{[]string{"judge", "eval"}, `required flag(s) "labels" not set`},
+		{[]string{"judge", "eval", "--labels", labels, "--split", "train"}, `split "train"`},
+		{[]string{"judge", "eval", "--labels", filepath.Join(labelFixtures, "missing.jsonl")}, "missing.jsonl"},
+		{[]string{"judge", "eval", "--labels", labels, "--calibration", labels}, "calibration"},
+		{[]string{"judge", "calibrate", "--labels", labels, "--split", "all", "--metric", "accuracy"}, `metric "accuracy"`},
+	}
+	for _, tt := range tests {
+		_, errOut, code := runCLI(t, tt.args...)
+		if code == 0 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want failure mentioning %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/claimtrace/claimtrace/internal/eval"
+)
+
+// printCitations lists how each cited work of a report was judged.
+func printCitations(w io.Writer, r *eval.Result) {
+	if r.Citation == nil {
+		return
+	}
+	fmt.Fprintf(w, "\n%s: %d claims (%d cited), PCov %s\n", r.Task, r.Stats.Claims, r.Stats.CitedClaims, pct(r.AAR.PCov))
+	fmt.Fprintf(w, "matched ground-truth references (%d):\n", len(r.Citation.Matched))
+	for _, m := range r.Citation.Matched {
+		what := m.URL
+		if what == "" {
+			what = "“" + m.Title + "”"
+		}
+		fmt.Fprintf(w, "  %-12s %-28s %s\n", m.Method, shorten(m.BibID, 28), shorten(what, 70))
+	}
+	fmt.Fprintf(w, "not counted as hits (%d):\n", len(r.Citation.Unmatched))
+	for _, u := range r.Citation.Unmatched {
+		what := u.URL
+		if what == "" {
+			what = "“" + u.Title + "”"
+		}
+		fmt.Fprintf(w, "  %-20s %s\n", u.Reason, shorten(what, 80))
+	}
+}
+
+func writeIndentedJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

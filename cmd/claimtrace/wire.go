@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/pflag"
+	_ "modernc.org/sqlite" // the store's database/sql driver
+
+	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/fetch"
+	"github.com/claimtrace/claimtrace/internal/scholar"
+	"github.com/claimtrace/claimtrace/internal/store"
+)
+
+// openStore opens the store named by dsn, or the configured default, and
+// closes it when the command ends.
+func (a *app) openStore(ctx context.Context, dsn string) (*store.Store, error) {
+	if dsn == "" {
+		dsn = a.cfg.Store
+	}
+	if dsn == "" {
+		dsn = filepath.Join(a.cfg.DataDir, "claimtrace.db")
+	}
+	s, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	a.onClose(s.Close)
+	return s, nil
+}
+
+// fetchFlags are the flags shared by commands that read cited sources.
+type fetchFlags struct {
+	snapshot   string
+	offline    bool
+	allowHosts []string
+}
+
+func (f *fetchFlags) add(fs *pflag.FlagSet) {
+	fs.StringVar(&f.snapshot, "snapshot", "", "read cited pages from this snapshot directory first (see `claimtrace snapshot`)")
+	fs.BoolVar(&f.offline, "offline", false, "never open a socket: only the snapshot (and identifiers in URLs) are used")
+	fs.StringSliceVar(&f.allowHosts, "allow-host", nil, "host or CIDR that may resolve to a private address (intranet mirrors, tests); repeatable")
+}
+
+// canon adapts biblio.CanonicalURL to the fetcher's canonicalizer.
+func canon(u string) string {
+	c, err := biblio.CanonicalURL(u)
+	if err != nil {
+		return u
+	}
+	return c
+}
+
+// newFetcher builds the SSRF-safe fetcher: snapshot first, then the store's
+// page cache, then the web (never in offline mode).
+func (a *app) newFetcher(f fetchFlags, st *store.Store) (*fetch.Client, error) {
+	opts := fetch.Options{
+		UserAgent:  a.cfg.Fetch.UserAgent,
+		Timeout:    time.Duration(a.cfg.Fetch.TimeoutSecs) * time.Second,
+		MaxBytes:   a.cfg.Fetch.MaxBytes,
+		PerHostRPS: a.cfg.Fetch.PerHostRPS,
+		AllowHosts: append(append([]string(nil), a.cfg.Fetch.AllowHosts...), f.allowHosts...),
+		Offline:    f.offline,
+		Canon:      canon,
+	}
+	if f.snapshot != "" {
+		snap, err := fetch.OpenSnapshot(f.snapshot)
+		if err != nil {
+			return nil, err
+		}
+		opts.Snapshot = snap
+	}
+	if st != nil {
+		opts.Cache = pageCache{st}
+	}
+	return fetch.New(opts), nil
+}
+
+// mode names how sources are reached, for run identity and outputs.
+func (f fetchFlags) mode() string {
+	switch {
+	case f.offline:
+		return "offline"
+	case f.snapshot != "":
+		return "snapshot"
+	}
+	return "live"
+}
+
+// newScholar returns the scholarly API client, or nil in offline mode.
+func (a *app) newScholar(f fetchFlags) *scholar.Client {
+	if f.offline {
+		return nil
+	}
+	return scholar.New(scholar.Options{Mailto: os.Getenv("CLAIMTRACE_MAILTO")})
+}
+
+// pageCache adapts the store to the fetcher's Cache.
+type pageCache struct{ s *store.Store }
+
+func (c pageCache) GetPage(ctx context.Context, url string) (*fetch.Page, bool, error) {
+	p, ok, err := c.s.GetPage(ctx, url)
+	if err != nil || !ok {
+		return nil, ok, err
+	}
+	return &fetch.Page{URL: p.URL, FinalURL: p.FinalURL, Status: p.Status, ContentType: p.ContentType, Body: p.Body,
+		Truncated: p.Truncated, FetchedAt: p.FetchedAt, Err: p.Err, SHA256: p.SHA256}, true, nil
+}
+
+func (c pageCache) PutPage(ctx context.Context, p *fetch.Page) error {
+	return c.s.PutPage(ctx, store.Page{URL: p.URL, FinalURL: p.FinalURL, Status: p.Status, ContentType: p.ContentType,
+		Body: p.Body, SHA256: p.SHA256, Truncated: p.Truncated, Err: p.Err, FetchedAt: p.FetchedAt})
+}
+
+// progress returns a progress bar on stderr when it is a terminal, or nil.
+func (a *app) progress(total int, what string) *progressbar.ProgressBar {
+	f, ok := a.stderr.(*os.File)
+	if !ok || !isatty.IsTerminal(f.Fd()) || total < 2 {
+		return nil
+	}
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(a.stderr),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionThrottle(100*time.Millisecond),
+	)
+}
+
+// splitList splits comma-separated flag values, dropping empties.
+func splitList(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,298 @@
+// Package eval is the evaluation pipeline, the one package that composes the
+// others: it parses each report, resolves every cited source (snapshot,
+// cache or live fetch; identifiers; scholarly APIs), matches cited works
+// against the survey's ground truth, scores the report and writes the
+// results. Every unit of work is written to the store as soon as it is
+// done, so a crash loses only what was in flight and a rerun resumes.
+package eval
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/fetch"
+	"github.com/claimtrace/claimtrace/internal/scholar"
+	"github.com/claimtrace/claimtrace/internal/store"
+)
+
+// Version identifies the pipeline's semantics. It is part of every run id,
+// so results stored by an older, different pipeline are never reused.
+const Version = "eval/1"
+
+// Unit kinds stored for a run.
+const (
+	unitReport = "report"
+	unitSource = "source"
+)
+
+// Fetcher fetches a cited URL (from a snapshot, the cache or the web).
+type Fetcher interface {
+	Fetch(ctx context.Context, rawURL string) (*fetch.Page, error)
+}
+
+// Scholar looks works up in scholarly APIs (arXiv, Crossref, OpenAlex).
+type Scholar interface {
+	ArXiv(ctx context.Context, ids ...string) (map[string]scholar.Record, error)
+	CrossrefDOI(ctx context.Context, doi string) (scholar.Record, error)
+	SearchTitle(ctx context.Context, title string) ([]scholar.Record, error)
+}
+
+// Options configures an evaluation.
+type Options struct {
+	Dataset    *bench.Dataset
+	ReportsDir string
+	OutDir     string
+	// Tasks restricts the run to these task ids (all reports when empty).
+	Tasks []string
+	// Concurrency bounds reports in flight; FetchConcurrency bounds sources
+	// being resolved at once.
+	Concurrency      int
+	FetchConcurrency int
+	// RetryFailed recomputes failed units and the reports that used them.
+	RetryFailed bool
+	// Mode names how sources are reached ("offline", "snapshot", "live"); it
+	// is part of the run identity.
+	Mode     string
+	Snapshot string
+
+	Fetcher Fetcher
+	// Scholar is nil when scholarly APIs are not to be used (offline).
+	Scholar Scholar
+	Store   *store.Store
+
+	// Progress, if set, receives an event after each report.
+	Progress func(Progress)
+	Now      func() time.Time
+}
+
+// Progress reports how far a run is.
+type Progress struct {
+	Done, Total int
+	Task        string
+	Err         error
+}
+
+// Evaluator runs one evaluation.
+type Evaluator struct {
+	opts   Options
+	run    string
+	fetchs chan struct{}
+	flight singleflight.Group
+	mu     sync.Mutex
+	// sources resolved in this process, by target key.
+	sources map[string]sourceResult
+}
+
+// New checks the options and prepares a run.
+func New(opts Options) (*Evaluator, error) {
+	if opts.Dataset == nil {
+		return nil, fmt.Errorf("eval: %w: no dataset", claimtrace.ErrInvalid)
+	}
+	if opts.Store == nil || opts.Fetcher == nil {
+		return nil, fmt.Errorf("eval: %w: store and fetcher are required", claimtrace.ErrInvalid)
+	}
+	if fi, err := os.Stat(opts.ReportsDir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("eval: reports directory %s: %w", opts.ReportsDir, errNotDir(err))
+	}
+	if opts.Concurrency < 1 {
+		opts.Concurrency = 4
+	}
+	if opts.FetchConcurrency < 1 {
+		opts.FetchConcurrency = 16
+	}
+	if opts.Now == nil {
+		opts.Now = func() time.Time { return time.Now().UTC() }
+	}
+	e := &Evaluator{opts: opts, fetchs: make(chan struct{}, opts.FetchConcurrency), sources: map[string]sourceResult{}}
+	e.run = e.runID()
+	return e, nil
+}
+
+func errNotDir(err error) error {
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: not a directory", claimtrace.ErrInvalid)
+}
+
+// RunID is the run's identity: a hash of its inputs and options, so the same
+// command resumes the same run.
+func (e *Evaluator) RunID() string { return e.run }
+
+func (e *Evaluator) runID() string {
+	abs := func(p string) string {
+		if p == "" {
+			return ""
+		}
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return p
+		}
+		return a
+	}
+	h := sha256.New()
+	for _, s := range []string{Version, abs(e.opts.Dataset.TaskPath), abs(e.opts.ReportsDir), e.opts.Mode, abs(e.opts.Snapshot), fmt.Sprint(e.opts.Scholar != nil)} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return "eval-" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// reportFile is one report found in the reports directory.
+type reportFile struct {
+	Task string
+	Path string
+}
+
+// listReports finds <task_id>.json|.md|.txt files. A task with several
+// files is an error for that task; files that are not reports are ignored.
+func (e *Evaluator) listReports() ([]reportFile, []Failure, error) {
+	entries, err := os.ReadDir(e.opts.ReportsDir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("eval: %w", err)
+	}
+	want := map[string]bool{}
+	for _, t := range e.opts.Tasks {
+		want[t] = true
+	}
+	byTask := map[string][]string{}
+	for _, de := range entries {
+		if de.IsDir() {
+			continue
+		}
+		name := de.Name()
+		ext := strings.ToLower(filepath.Ext(name))
+		if ext != ".json" && ext != ".md" && ext != ".txt" || strings.HasPrefix(name, ".") {
+			continue
+		}
+		id := strings.TrimSuffix(name, filepath.Ext(name))
+		if len(want) > 0 && !want[id] {
+			continue
+		}
+		byTask[id] = append(byTask[id], filepath.Join(e.opts.ReportsDir, name))
+	}
+	var files []reportFile
+	var fails []Failure
+	for id, paths := range byTask {
+		sort.Strings(paths)
+		if len(paths) > 1 {
+			fails = append(fails, Failure{Task: id, File: paths[0], Err: fmt.Sprintf("several report files for one task: %s; keep one", strings.Join(paths, ", "))})
+			continue
+		}
+		if _, ok := e.opts.Dataset.Task(id); !ok {
+			fails = append(fails, Failure{Task: id, File: paths[0], Err: "no task " + id + " in the dataset; name report files <arxiv_id>.json|.md|.txt"})
+			continue
+		}
+		files = append(files, reportFile{Task: id, Path: paths[0]})
+	}
+	for id := range want {
+		if _, ok := byTask[id]; !ok {
+			fails = append(fails, Failure{Task: id, Err: "no report file for this task in " + e.opts.ReportsDir})
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Task < files[j].Task })
+	sort.Slice(fails, func(i, j int) bool { return fails[i].Task < fails[j].Task })
+	return files, fails, nil
+}
+
+// Failure is a report that could not be scored, with the reason.
+type Failure struct {
+	Task string `json:"task"`
+	File string `json:"file,omitempty"`
+	Err  string `json:"error"`
+}
+
+// Run evaluates every report and writes OUT/reports/<id>.json and
+// OUT/summary.json. A report that fails is recorded and counted; the others
+// go on. Run returns an error only for infrastructure failures or
+// cancellation.
+func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
+	params, _ := json.Marshal(map[string]any{
+		"version": Version, "dataset": e.opts.Dataset.TaskPath, "reports": e.opts.ReportsDir,
+		"mode": e.opts.Mode, "snapshot": e.opts.Snapshot,
+	})
+	if err := e.opts.Store.EnsureRun(ctx, e.run, "eval", string(params)); err != nil {
+		return nil, err
+	}
+	files, fails, err := e.listReports()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(e.opts.OutDir, "reports"), 0o755); err != nil {
+		return nil, fmt.Errorf("eval: output: %w", err)
+	}
+	results := make([]*Result, len(files))
+	var done int
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(e.opts.Concurrency)
+	for i, f := range files {
+		g.Go(func() error {
+			r, err := e.report(gctx, f)
+			if err != nil {
+				return err
+			}
+			results[i] = r
+			mu.Lock()
+			done++
+			n := done
+			mu.Unlock()
+			if e.opts.Progress != nil {
+				var perr error
+				if r.Status == store.StatusFailed {
+					perr = errors.New(r.Error)
+				}
+				e.opts.Progress(Progress{Done: n, Total: len(files), Task: f.Task, Err: perr})
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	sum := e.summarize(ctx, results, fails)
+	if err := writeJSON(filepath.Join(e.opts.OutDir, "summary.json"), sum); err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+// writeJSON writes v indented, atomically.
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,357 @@
+package eval
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/report"
+	"github.com/claimtrace/claimtrace/internal/store"
+)
+
+// Result is everything known about one report; it is written as
+// OUT/reports/<task_id>.json and stored as the report's unit.
+type Result struct {
+	Task         string               `json:"task_id"`
+	File         string               `json:"file"`
+	SHA256       string               `json:"sha256,omitempty"`
+	Status       string               `json:"status"`
+	Error        string               `json:"error,omitempty"`
+	Domain       string               `json:"domain,omitempty"`
+	Cutoff       string               `json:"cutoff,omitempty"`
+	CutoffSource string               `json:"cutoff_source,omitempty"`
+	Citation     *bench.CitationScore `json:"citation,omitempty"`
+	Claims       []ClaimResult        `json:"claims"`
+	Sources      []SourceResult       `json:"sources"`
+	AAR          *AAR                 `json:"aar,omitempty"`
+	// FailedSources lists sources whose resolution failed transiently;
+	// --retry-failed recomputes the report.
+	FailedSources []string `json:"failed_sources,omitempty"`
+	Stats         Stats    `json:"stats"`
+}
+
+// ClaimResult is one claim of the report with its citations (as URLs or
+// identifiers), verdicts on cited sources and, for non-cited claims, the
+// fact-check.
+type ClaimResult struct {
+	ID        string               `json:"id"`
+	Text      string               `json:"text"`
+	Start     int                  `json:"start"`
+	End       int                  `json:"end"`
+	Cited     bool                 `json:"cited"`
+	Citations []string             `json:"citations"`
+	Verdicts  []claimtrace.Verdict `json:"verdicts"`
+	Fact      *claimtrace.Fact     `json:"fact"`
+	// Complete is true when at least one cited source resolved (PCov).
+	Complete bool `json:"complete"`
+}
+
+// SourceResult is a resolved source as shown in a report file.
+type SourceResult struct {
+	Target  string          `json:"target"`
+	Work    claimtrace.Work `json:"work"`
+	Fetched bool            `json:"fetched"`
+	Wall    string          `json:"wall,omitempty"`
+}
+
+// AAR holds the report's provenance metrics (the first, citation-based form
+// of PCov until the full graph is built).
+type AAR struct {
+	PCov     *float64 `json:"pcov"`
+	Claims   int      `json:"claims"`
+	Complete int      `json:"complete"`
+}
+
+// Stats counts what the parser found.
+type Stats struct {
+	Bytes          int `json:"bytes"`
+	Claims         int `json:"claims"`
+	CitedClaims    int `json:"cited_claims"`
+	Citations      int `json:"citations"`
+	ListEntries    int `json:"list_entries"`
+	Targets        int `json:"targets"`
+	DistinctURLs   int `json:"distinct_urls"`
+	DanglingMarker int `json:"dangling_markers"`
+}
+
+// storedReport is the report unit's data.
+type storedReport struct {
+	SHA256 string  `json:"sha256"`
+	Result *Result `json:"result"`
+}
+
+func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
+	task, _ := e.opts.Dataset.Task(f.Task)
+	res := &Result{Task: f.Task, File: f.Path, Domain: task.Domain, Claims: []ClaimResult{}, Sources: []SourceResult{}}
+	text, loadErr := report.Load(f.Path)
+	if loadErr == nil {
+		sum := sha256.Sum256([]byte(text))
+		res.SHA256 = hex.EncodeToString(sum[:])
+	}
+	if prev, ok, err := e.stored(ctx, f.Task); err != nil {
+		return nil, err
+	} else if ok && prev.SHA256 == res.SHA256 && !(e.opts.RetryFailed && (prev.Result.Status == store.StatusFailed || len(prev.Result.FailedSources) > 0)) {
+		return prev.Result, e.writeReport(prev.Result)
+	}
+	if loadErr != nil {
+		return e.fail(ctx, res, loadErr.Error())
+	}
+	gt, err := e.opts.Dataset.GT(f.Task)
+	if err != nil {
+		return e.fail(ctx, res, err.Error())
+	}
+	doc := report.Parse(text)
+	res.Stats.Bytes = len(text)
+
+	// Resolve every distinct target of the report, concurrently.
+	targets := map[string]target{}
+	for _, c := range doc.Citations {
+		if !c.HasTarget() {
+			if c.Kind != claimtrace.KindListEntry {
+				res.Stats.DanglingMarker++
+			}
+			continue
+		}
+		if t := targetOf(c); t.key() != "" {
+			targets[t.key()] = t
+		}
+	}
+	resolved := make(map[string]sourceResult, len(targets))
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	for k, t := range targets {
+		g.Go(func() error {
+			r, err := e.source(gctx, t)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			resolved[k] = r
+			mu.Unlock()
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+
+	// Apply the reference list's titles to dead scholarly links, then merge
+	// targets into works by identity.
+	hints := map[string]string{}
+	for _, c := range doc.Citations {
+		if c.URL != "" && c.Title != "" {
+			if k := targetOf(c).key(); hints[k] == "" {
+				hints[k] = c.Title
+			}
+		}
+	}
+	keys := make([]string, 0, len(resolved))
+	for k := range resolved {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	works := map[string]*claimtrace.Work{}
+	var order []string
+	for _, k := range keys {
+		r := resolved[k]
+		if r.Failed {
+			res.FailedSources = append(res.FailedSources, k)
+		}
+		w := r.Work
+		if w.Kind == claimtrace.WorkUnknown && hints[k] != "" && scholarlyURL(w.URL) {
+			w.Title, w.Kind, w.Via = hints[k], claimtrace.WorkPaper, "reference_list"
+			w.Key = biblio.Key(w)
+		}
+		res.Sources = append(res.Sources, SourceResult{Target: targets[k].label(), Work: w, Fetched: r.Fetched, Wall: r.Wall})
+		if have, ok := works[w.Key]; ok {
+			mergeWork(have, w)
+			continue
+		}
+		cp := w
+		works[w.Key] = &cp
+		order = append(order, w.Key)
+	}
+	list := make([]claimtrace.Work, 0, len(order))
+	for _, k := range order {
+		list = append(list, *works[k])
+	}
+
+	cutoff, src := bench.Cutoff(task)
+	if !cutoff.IsZero() {
+		res.Cutoff = cutoff.Format("2006-01-02")
+	}
+	res.CutoffSource = src
+	score := bench.ScoreCitations(bench.CitationInput{
+		Works:    list,
+		Matcher:  indexMatcher{biblio.NewIndex(gt)},
+		Cutoff:   cutoff,
+		IsSurvey: surveyTest(task),
+		Dangling: res.Stats.DanglingMarker,
+	})
+	res.Citation = &score
+
+	// Claims and the first form of PCov.
+	complete := 0
+	for _, c := range doc.Claims {
+		cr := ClaimResult{ID: c.ID, Text: c.Text, Start: c.Start, End: c.End, Cited: c.Cited(), Citations: []string{}, Verdicts: []claimtrace.Verdict{}}
+		seen := map[string]bool{}
+		for _, i := range c.Citations {
+			if i < 0 || i >= len(doc.Citations) || !doc.Citations[i].HasTarget() {
+				continue
+			}
+			t := targetOf(doc.Citations[i])
+			k := t.key()
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			cr.Citations = append(cr.Citations, t.label())
+			if r, ok := resolved[k]; ok && r.Work.Resolved {
+				cr.Complete = true
+			}
+		}
+		if cr.Complete {
+			complete++
+		}
+		if cr.Cited {
+			res.Stats.CitedClaims++
+		}
+		res.Claims = append(res.Claims, cr)
+	}
+	res.AAR = &AAR{PCov: bench.Ratio(float64(complete), float64(len(doc.Claims))), Claims: len(doc.Claims), Complete: complete}
+	res.Stats.Claims = len(doc.Claims)
+	for _, c := range doc.Citations {
+		if c.Kind == claimtrace.KindListEntry {
+			res.Stats.ListEntries++
+		} else {
+			res.Stats.Citations++
+		}
+	}
+	res.Stats.Targets = len(targets)
+	for k := range targets {
+		if strings.HasPrefix(k, "url:") || strings.HasPrefix(k, "rawurl:") {
+			res.Stats.DistinctURLs++
+		}
+	}
+	res.Status = store.StatusDone
+	return res, e.save(ctx, res)
+}
+
+// stored returns the report's stored result, if any.
+func (e *Evaluator) stored(ctx context.Context, task string) (storedReport, bool, error) {
+	u, ok, err := e.opts.Store.GetUnit(ctx, e.run, unitReport, task)
+	if err != nil || !ok {
+		return storedReport{}, false, err
+	}
+	var s storedReport
+	if err := json.Unmarshal(u.Data, &s); err != nil || s.Result == nil {
+		return storedReport{}, false, nil
+	}
+	return s, true, nil
+}
+
+func (e *Evaluator) fail(ctx context.Context, res *Result, msg string) (*Result, error) {
+	res.Status = store.StatusFailed
+	res.Error = msg
+	return res, e.save(ctx, res)
+}
+
+// save writes the report file, then records the unit: a crash between the
+// two redoes the report, never loses it.
+func (e *Evaluator) save(ctx context.Context, res *Result) error {
+	if err := e.writeReport(res); err != nil {
+		return err
+	}
+	data, err := json.Marshal(storedReport{SHA256: res.SHA256, Result: res})
+	if err != nil {
+		return err
+	}
+	return e.opts.Store.PutUnit(ctx, store.Unit{Run: e.run, Kind: unitReport, Key: res.Task, Status: res.Status, Data: data, Err: res.Error})
+}
+
+func (e *Evaluator) writeReport(res *Result) error {
+	return writeJSON(filepath.Join(e.opts.OutDir, "reports", res.Task+".json"), res)
+}
+
+func mergeWork(dst *claimtrace.Work, w claimtrace.Work) {
+	dst.URLs = append(dst.URLs, w.URLs...)
+	dst.Resolved = dst.Resolved || w.Resolved
+	if dst.Title == "" {
+		dst.Title = w.Title
+	}
+	if dst.Published.IsZero() {
+		dst.Published = w.Published
+	}
+	if dst.Kind != claimtrace.WorkPaper && w.Kind == claimtrace.WorkPaper {
+		dst.Kind = w.Kind
+	}
+}
+
+// scholarlyURL reports whether a URL's host is a scholarly one.
+func scholarlyURL(raw string) bool {
+	c, err := biblio.CanonicalURL(raw)
+	if err != nil {
+		return false
+	}
+	host := strings.TrimPrefix(c, "https://")
+	if i := strings.IndexAny(host, "/?"); i >= 0 {
+		host = host[:i]
+	}
+	return biblio.IsScholarlyHost(host)
+}
+
+// surveyTest recognises the task's own survey among cited works.
+func surveyTest(t claimtrace.Task) func(claimtrace.Work) bool {
+	id := biblio.ArXivID(t.ArXivID)
+	doi := strings.ToLower(t.DOI)
+	title := biblio.NormalizeTitle(t.Title)
+	return func(w claimtrace.Work) bool {
+		switch {
+		case id != "" && w.ArXivID == id:
+			return true
+		case doi != "" && w.DOI == doi:
+			return true
+		case title != "" && w.Title != "" && biblio.NormalizeTitle(w.Title) == title:
+			return true
+		}
+		return false
+	}
+}
+
+// indexMatcher adapts biblio.Index to bench.Matcher.
+type indexMatcher struct{ ix *biblio.Index }
+
+func (m indexMatcher) Match(w claimtrace.Work) (bench.GTMatch, bool) {
+	r, ok := m.ix.Match(w)
+	if !ok {
+		return bench.GTMatch{}, false
+	}
+	return bench.GTMatch{Ref: r.Ref, BibID: r.BibID, Method: r.Method, Score: r.Score}, true
+}
+
+func (m indexMatcher) Distinct() int { return m.ix.Distinct() }
+
+// ReadResult reads a per-report result file written by Run.
+func ReadResult(path string) (*Result, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &r, nil
+}

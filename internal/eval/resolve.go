@@ -1,0 +1,340 @@
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/fetch"
+	"github.com/claimtrace/claimtrace/internal/store"
+)
+
+// target is what one citation points at.
+type target struct {
+	URL     string
+	DOI     string
+	ArXivID string
+	Title   string
+}
+
+func targetOf(c claimtrace.Citation) target {
+	t := target{URL: strings.TrimSpace(c.URL), DOI: c.DOI, ArXivID: c.ArXivID, Title: strings.TrimSpace(c.Title)}
+	if t.URL != "" {
+		// The URL is what gets fetched; identifiers are re-derived from it so
+		// the target (and its stored unit) does not depend on the marker.
+		t.DOI, t.ArXivID, t.Title = "", "", ""
+	}
+	return t
+}
+
+// key identifies the target in the store: the canonical URL, else the
+// identifier, else the normalized title.
+func (t target) key() string {
+	switch {
+	case t.URL != "":
+		if c, err := biblio.CanonicalURL(t.URL); err == nil {
+			return "url:" + c
+		}
+		return "rawurl:" + t.URL
+	case t.ArXivID != "":
+		return "arxiv:" + biblio.ArXivID(t.ArXivID)
+	case t.DOI != "":
+		return "doi:" + strings.ToLower(t.DOI)
+	case t.Title != "":
+		return "title:" + biblio.NormalizeTitle(t.Title)
+	}
+	return ""
+}
+
+// label is how the target is shown in outputs: a URL where there is one.
+func (t target) label() string {
+	switch {
+	case t.URL != "":
+		return t.URL
+	case t.ArXivID != "":
+		return "https://arxiv.org/abs/" + t.ArXivID
+	case t.DOI != "":
+		return "https://doi.org/" + t.DOI
+	}
+	return "title:" + t.Title
+}
+
+// sourceResult is a resolved target as stored in a "source" unit. Failed is
+// true for transient failures (network errors after retries) that
+// --retry-failed should try again; a dead link is not a failure, it is data.
+type sourceResult struct {
+	Work    claimtrace.Work `json:"work"`
+	Fetched bool            `json:"fetched"`
+	Wall    string          `json:"wall,omitempty"`
+	Failed  bool            `json:"failed,omitempty"`
+	Err     string          `json:"error,omitempty"`
+	// interrupted marks a result cut short by cancellation: it is not
+	// stored, so a resumed run does the work again.
+	interrupted bool
+}
+
+// source resolves a target once per run: from this process's memory, the
+// store, or by doing the work (shared by concurrent callers).
+func (e *Evaluator) source(ctx context.Context, t target) (sourceResult, error) {
+	key := t.key()
+	e.mu.Lock()
+	r, ok := e.sources[key]
+	e.mu.Unlock()
+	if ok {
+		return r, nil
+	}
+	v, err, _ := e.flight.Do(key, func() (any, error) {
+		u, found, err := e.opts.Store.GetUnit(ctx, e.run, unitSource, key)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			var r sourceResult
+			if jerr := json.Unmarshal(u.Data, &r); jerr == nil && (u.Status == store.StatusDone || !e.opts.RetryFailed) {
+				return r, nil
+			}
+		}
+		select {
+		case e.fetchs <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		r := e.resolve(ctx, t)
+		<-e.fetchs
+		if r.interrupted {
+			// Cut short: store nothing, the unit is redone on resume.
+			return nil, ctx.Err()
+		}
+		// Work finished before an interrupt is kept: the write must not be
+		// cancelled with the run.
+		ctx := context.WithoutCancel(ctx)
+		data, _ := json.Marshal(r)
+		status := store.StatusDone
+		if r.Failed {
+			status = store.StatusFailed
+		}
+		if err := e.opts.Store.PutUnit(ctx, store.Unit{Run: e.run, Kind: unitSource, Key: key, Status: status, Data: data, Err: r.Err}); err != nil {
+			return nil, err
+		}
+		return r, nil
+	})
+	if err != nil {
+		return sourceResult{}, err
+	}
+	r = v.(sourceResult)
+	e.mu.Lock()
+	e.sources[key] = r
+	e.mu.Unlock()
+	return r, nil
+}
+
+// resolve climbs the metadata ladder for one target, cheapest rung first:
+// identifiers in the URL; the fetched page's meta tags; scholarly APIs (when
+// configured). It never fails: what could not be learned is recorded.
+func (e *Evaluator) resolve(ctx context.Context, t target) sourceResult {
+	var r sourceResult
+	w := &r.Work
+	switch {
+	case t.URL != "":
+		e.resolveURL(ctx, t.URL, &r)
+	case t.ArXivID != "":
+		// Identifiers are fetched in their URL form: the page gives the
+		// title and date, and snapshots record them the same way.
+		e.resolveURL(ctx, "https://arxiv.org/abs/"+biblio.ArXivID(t.ArXivID), &r)
+	case t.DOI != "":
+		e.resolveURL(ctx, "https://doi.org/"+t.DOI, &r)
+	case t.Title != "":
+		w.Title = t.Title
+		w.Kind, w.Via = claimtrace.WorkPaper, "title"
+	}
+	if e.opts.Scholar != nil {
+		e.lookup(ctx, &r)
+	}
+	if w.Published.IsZero() && w.ArXivID != "" {
+		if d, ok := biblio.ArXivDate(w.ArXivID); ok {
+			w.Published = d
+		}
+	}
+	if w.URL != "" {
+		w.URLs = []string{w.URL}
+	}
+	w.Key = biblio.Key(*w)
+	return r
+}
+
+func (e *Evaluator) resolveURL(ctx context.Context, raw string, r *sourceResult) {
+	w := &r.Work
+	w.URL = raw
+	w.ArXivID = biblio.ArXivID(raw)
+	w.DOI = biblio.DOI(raw)
+	host := ""
+	if u, err := url.Parse(raw); err == nil {
+		host = strings.ToLower(u.Hostname())
+	}
+	if _, err := biblio.CanonicalURL(raw); err != nil {
+		w.Kind, w.Status = claimtrace.WorkUnknown, "invalid url"
+		return
+	}
+	page, err := e.opts.Fetcher.Fetch(ctx, raw)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		r.interrupted = true
+		return
+	case err != nil:
+		w.Status = fetchStatus(err)
+		// Network trouble in live mode is worth a retry; a refused or
+		// offline-missing URL is an answer.
+		r.Failed = e.opts.Mode == "live" && !errors.Is(err, claimtrace.ErrBlocked) && ctx.Err() == nil
+		if r.Failed {
+			r.Err = err.Error()
+		}
+	case page.Status < 200 || page.Status >= 300:
+		w.Status = fmt.Sprintf("http %d", page.Status)
+	default:
+		w.Status = "ok"
+		content, err := fetch.Extract(page)
+		if err != nil {
+			w.Status = "unreadable: " + err.Error()
+			break
+		}
+		r.Wall = content.Wall
+		if content.Wall != "" {
+			w.Status = content.Wall
+		} else {
+			r.Fetched = true
+		}
+		m := content.Meta
+		if w.ArXivID == "" && m.ArXivID != "" {
+			w.ArXivID = biblio.ArXivID(m.ArXivID)
+		}
+		if w.DOI == "" && m.DOI != "" {
+			w.DOI = strings.ToLower(m.DOI)
+		}
+		if r.Fetched {
+			w.Title = firstNonEmpty(m.Title, content.Title)
+			w.Authors = m.Authors
+			if !m.Date.IsZero() {
+				w.Published = m.Date.UTC()
+			}
+			if m.Scholarly {
+				w.Kind = claimtrace.WorkPaper
+				w.Via = "meta_tags"
+			}
+		}
+	}
+	identified := w.ArXivID != "" || w.DOI != ""
+	switch {
+	case identified:
+		w.Kind = claimtrace.WorkPaper
+		if w.Via == "" {
+			w.Via = "url_id"
+		}
+	case w.Kind == claimtrace.WorkPaper:
+	case r.Fetched && biblio.IsScholarlyHost(host):
+		w.Kind, w.Via = claimtrace.WorkPaper, "host"
+	case r.Fetched:
+		w.Kind, w.Via = claimtrace.WorkWeb, "page"
+	default:
+		w.Kind = claimtrace.WorkUnknown
+	}
+	w.Resolved = r.Fetched || identified
+}
+
+// lookup asks the scholarly APIs for what the cheaper rungs did not give:
+// verification of identifiers, titles and dates, works behind titles.
+func (e *Evaluator) lookup(ctx context.Context, r *sourceResult) {
+	w := &r.Work
+	switch {
+	case w.ArXivID != "":
+		recs, err := e.opts.Scholar.ArXiv(ctx, w.ArXivID)
+		if err != nil {
+			r.interrupted = ctx.Err() != nil
+			return
+		}
+		rec, ok := recs[w.ArXivID]
+		if !ok {
+			if !r.Fetched {
+				w.Kind, w.Resolved, w.Status = claimtrace.WorkUnknown, false, "arxiv id not found"
+				w.ArXivID = ""
+			}
+			return
+		}
+		w.Resolved = true
+		w.Title = firstNonEmpty(w.Title, rec.Title)
+		if len(w.Authors) == 0 {
+			w.Authors = rec.Authors
+		}
+		if !rec.Published.IsZero() {
+			w.Published = rec.Published
+		}
+		if w.DOI == "" && rec.DOI != "" {
+			w.DOI = strings.ToLower(rec.DOI)
+		}
+		w.Via = "arxiv_api"
+	case w.DOI != "":
+		rec, err := e.opts.Scholar.CrossrefDOI(ctx, w.DOI)
+		if errors.Is(err, claimtrace.ErrNotFound) && !r.Fetched {
+			w.Kind, w.Resolved, w.Status = claimtrace.WorkUnknown, false, "doi not registered"
+			w.DOI = ""
+			return
+		}
+		if err != nil {
+			r.interrupted = ctx.Err() != nil
+			return
+		}
+		w.Resolved = true
+		w.Title = firstNonEmpty(w.Title, rec.Title)
+		if len(w.Authors) == 0 {
+			w.Authors = rec.Authors
+		}
+		if w.Published.IsZero() {
+			w.Published = rec.Published
+		}
+		w.Via = "crossref"
+	case w.Title != "" && w.Kind == claimtrace.WorkPaper && !r.Fetched:
+		recs, err := e.opts.Scholar.SearchTitle(ctx, w.Title)
+		if err != nil {
+			r.interrupted = ctx.Err() != nil
+			return
+		}
+		want := biblio.NormalizeTitle(w.Title)
+		for _, rec := range recs {
+			if biblio.NormalizeTitle(rec.Title) != want {
+				continue
+			}
+			w.Resolved = true
+			w.ArXivID = biblio.ArXivID(rec.ArXivID)
+			w.DOI = strings.ToLower(rec.DOI)
+			w.Published = rec.Published
+			w.Authors = rec.Authors
+			w.Via = rec.Source
+			break
+		}
+	}
+}
+
+func fetchStatus(err error) string {
+	switch {
+	case errors.Is(err, claimtrace.ErrBlocked):
+		return "blocked"
+	case errors.Is(err, claimtrace.ErrUnreachable):
+		return "unreachable"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timeout"
+	}
+	return "error"
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if strings.TrimSpace(v) != "" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}

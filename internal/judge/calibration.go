@@ -1,0 +1,160 @@
+package judge
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/claimtrace/claimtrace"
+)
+
+// defaultCalibration is the output of `claimtrace judge calibrate` on the
+// calibration half of the shared AttributionBench and WiCE labels; its Fit
+// field records the command and the figures.
+//
+//go:embed calibration.json
+var defaultCalibration []byte
+
+// CalibrationVersion is the version of the calibration file format and of
+// the feature definitions it was fitted against. A file of another version
+// is rejected: its thresholds would mean something else.
+const CalibrationVersion = 1
+
+// Calibration holds the offline judge's weights and thresholds. Its values
+// are fitted by Calibrate on labelled pairs, never set by hand.
+type Calibration struct {
+	Version int `json:"version"`
+	// Supported and Partial are score thresholds: score ≥ Supported is
+	// supported, score ≥ Partial is partial, anything lower unsupported.
+	Supported float64 `json:"supported"`
+	Partial   float64 `json:"partial"`
+	// Contradiction is the least claim-word coverage of the best passage at
+	// which a contradiction cue (a conflicting number, a negation or antonym
+	// mismatch) turns the verdict into contradicted. Above 1 disables it.
+	Contradiction float64 `json:"contradiction"`
+	// Window is the number of sentences in a passage window (see
+	// passage.Options.Window).
+	Window int `json:"window"`
+	// Weights of the score's parts.
+	Weights Weights `json:"weights"`
+	// NumberPenalty scales the score down by this share of the claim's
+	// numbers that the passage lacks (all missing: ×(1-NumberPenalty)).
+	NumberPenalty float64 `json:"number_penalty"`
+	// NegationPenalty scales the score by (1-NegationPenalty) when the
+	// passage's best sentence disagrees with the claim in negation or holds
+	// an antonym of a claim word.
+	NegationPenalty float64 `json:"negation_penalty"`
+	// PartialIsSupported maps partial to supported (rather than to
+	// unsupported) when a binary label set is scored, e.g. AttributionBench's
+	// attributable / not attributable.
+	PartialIsSupported bool `json:"partial_is_supported"`
+	// MinSourceTerms is the fewest distinct content words a source must have
+	// to be judged at all; a smaller source (empty page, stub) is unknown.
+	MinSourceTerms int `json:"min_source_terms"`
+	// Fit records how the values were obtained.
+	Fit *Fit `json:"fit,omitempty"`
+}
+
+// Weights combine the passage features into a score in [0, 1]: a weighted
+// mean of claim-word coverage, bigram coverage and entity coverage in the
+// best passage (parts the claim lacks drop out), mixed with coverage over
+// the whole source by Document.
+type Weights struct {
+	Coverage float64 `json:"coverage"`
+	Bigram   float64 `json:"bigram"`
+	Entity   float64 `json:"entity"`
+	Document float64 `json:"document"`
+}
+
+// Fit is the provenance of a calibration: what it was fitted on and how
+// well it did there.
+type Fit struct {
+	Command   string             `json:"command,omitempty"`
+	Labels    []string           `json:"labels,omitempty"`
+	Split     string             `json:"split"`
+	Metric    string             `json:"metric"`
+	Objective float64            `json:"objective"`
+	Pairs     map[string]int     `json:"pairs"`
+	Scores    map[string]float64 `json:"scores"`
+	Grid      int                `json:"grid"`
+}
+
+// DefaultCalibration returns the calibration shipped with the program. The
+// error can only come from a corrupt build (the package tests parse it).
+func DefaultCalibration() (Calibration, error) {
+	c, err := ParseCalibration(defaultCalibration)
+	if err != nil {
+		return Calibration{}, fmt.Errorf("embedded calibration.json: %w", err)
+	}
+	return c, nil
+}
+
+// ParseCalibration decodes and validates a calibration file.
+func ParseCalibration(data []byte) (Calibration, error) {
+	var c Calibration
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return Calibration{}, fmt.Errorf("decode calibration: %w", err)
+	}
+	if err := c.Validate(); err != nil {
+		return Calibration{}, err
+	}
+	return c, nil
+}
+
+// LoadCalibration reads a calibration file written by `judge calibrate`.
+func LoadCalibration(path string) (Calibration, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Calibration{}, fmt.Errorf("calibration: %w", err)
+	}
+	c, err := ParseCalibration(data)
+	if err != nil {
+		return Calibration{}, fmt.Errorf("calibration %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Validate checks that the values are usable.
+func (c Calibration) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("calibration: "+format+": %w", append(args, claimtrace.ErrInvalid)...)
+	}
+	switch {
+	case c.Version != CalibrationVersion:
+		return bad("version %d, want %d (refit with judge calibrate)", c.Version, CalibrationVersion)
+	case !unit(c.Supported) || !unit(c.Partial):
+		return bad("thresholds supported=%g partial=%g outside [0,1]", c.Supported, c.Partial)
+	case c.Partial > c.Supported:
+		return bad("partial threshold %g above supported threshold %g", c.Partial, c.Supported)
+	case c.Contradiction < 0:
+		return bad("contradiction threshold %g below 0", c.Contradiction)
+	case !unit(c.NumberPenalty) || !unit(c.NegationPenalty):
+		return bad("penalties number=%g negation=%g outside [0,1]", c.NumberPenalty, c.NegationPenalty)
+	case c.Weights.Coverage < 0 || c.Weights.Bigram < 0 || c.Weights.Entity < 0:
+		return bad("negative weight in %+v", c.Weights)
+	case c.Weights.Coverage+c.Weights.Bigram+c.Weights.Entity == 0:
+		return bad("coverage, bigram and entity weights are all zero")
+	case !unit(c.Weights.Document):
+		return bad("document weight %g outside [0,1]", c.Weights.Document)
+	case c.Window < 1 || c.Window > 20:
+		return bad("window %d outside 1…20 sentences", c.Window)
+	case c.MinSourceTerms < 0:
+		return bad("min_source_terms %d below 0", c.MinSourceTerms)
+	}
+	return nil
+}
+
+// Marshal encodes the calibration as indented JSON with a final newline.
+func (c Calibration) Marshal() ([]byte, error) {
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode calibration: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+func unit(x float64) bool { return x >= 0 && x <= 1 }

@@ -1,0 +1,149 @@
+package judge
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/claimtrace/claimtrace/internal/judge/passage"
+)
+
+// Citation markers and links are not part of what a claim asserts: "[7]"
+// must not become a number the source has to repeat.
+var (
+	markdownCiteRE = regexp.MustCompile(`\[\[?\^?\d+(?:\s*[,–-]\s*\d+)*\]?\]\([^)\s]*\)`)
+	markdownLinkRE = regexp.MustCompile(`\[([^\]]*)\]\([^)\s]+\)`)
+	bracketCiteRE  = regexp.MustCompile(`\[\^?\d+(?:\s*[,–-]\s*\^?\d+)*\]|【\d+[^】]*】`)
+	urlRE          = regexp.MustCompile(`https?://[^\s)\]>]+`)
+)
+
+// cleanClaim removes citation markers, links and URLs from a claim.
+func cleanClaim(s string) string {
+	s = markdownCiteRE.ReplaceAllString(s, " ")
+	s = markdownLinkRE.ReplaceAllString(s, "$1")
+	s = bracketCiteRE.ReplaceAllString(s, " ")
+	s = urlRE.ReplaceAllString(s, " ")
+	return s
+}
+
+// negated reports whether tokens (of text) contain a negation cue.
+func negated(text string, toks []passage.Token) bool {
+	for _, t := range toks {
+		if t.Kind != passage.Word {
+			continue
+		}
+		w := strings.ToLower(text[t.Start:t.End])
+		switch w {
+		case "not", "no", "never", "none", "neither", "nor", "nobody", "nothing", "nowhere",
+			"cannot", "without", "unable", "lacks", "lacked", "failed", "fails":
+			return true
+		}
+		if strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t") {
+			return true
+		}
+	}
+	return false
+}
+
+// antonymPairs are word pairs whose swap reverses a claim. Both sides are
+// stemmed when a judge is built.
+var antonymPairs = [][2]string{
+	{"increase", "decrease"}, {"increase", "decline"}, {"increase", "reduce"}, {"rise", "fall"},
+	{"rise", "drop"}, {"grow", "shrink"}, {"gain", "loss"}, {"gain", "lose"}, {"higher", "lower"},
+	{"more", "less"}, {"more", "fewer"}, {"larger", "smaller"}, {"largest", "smallest"},
+	{"bigger", "smaller"}, {"above", "below"}, {"before", "after"}, {"earlier", "later"},
+	{"first", "last"}, {"maximum", "minimum"}, {"majority", "minority"}, {"positive", "negative"},
+	{"win", "lose"}, {"won", "lost"}, {"success", "failure"}, {"succeed", "fail"},
+	{"accept", "reject"}, {"approve", "reject"}, {"allow", "prohibit"}, {"allow", "ban"},
+	{"legal", "illegal"}, {"true", "false"}, {"alive", "dead"}, {"male", "female"},
+	{"north", "south"}, {"east", "west"}, {"strong", "weak"}, {"fast", "slow"},
+	{"high", "low"}, {"long", "short"}, {"old", "young"}, {"old", "new"}, {"rich", "poor"},
+	{"best", "worst"}, {"better", "worse"}, {"open", "close"}, {"start", "end"},
+	{"include", "exclude"}, {"support", "oppose"}, {"agree", "disagree"}, {"same", "different"},
+	{"efficient", "inefficient"}, {"effective", "ineffective"}, {"safe", "unsafe"},
+	{"significant", "insignificant"}, {"present", "absent"}, {"public", "private"},
+	{"internal", "external"}, {"upper", "lower"}, {"overestimate", "underestimate"},
+}
+
+// antonymIndex maps a stemmed word to the stems of its antonyms.
+func antonymIndex(an *passage.Analyzer) map[string][]string {
+	m := make(map[string][]string)
+	for _, p := range antonymPairs {
+		a, b := an.Stem(p[0]), an.Stem(p[1])
+		m[a] = append(m[a], b)
+		m[b] = append(m[b], a)
+	}
+	return m
+}
+
+// entities returns the claim's named entities, each as its content terms:
+// runs of capitalized words and acronyms. A lone capitalized word that
+// opens the claim is skipped ("Parents may…"), unless it is an acronym or
+// has inner capitals or digits ("FFP", "iPhone", "GPT4").
+func entities(text string, toks []passage.Token) [][]string {
+	var out [][]string
+	var cur []string
+	curLen, curStrong := 0, false
+	flush := func(atStart bool) {
+		if len(cur) > 0 && !(atStart && curLen == 1 && !curStrong) {
+			out = append(out, cur)
+		}
+		cur, curLen, curStrong = nil, 0, false
+	}
+	runStart := true
+	first := true // no word seen yet: the next capitalized word opens the claim
+	var prev *passage.Token
+	for i := range toks {
+		t := toks[i]
+		if t.Kind != passage.Word {
+			flush(runStart)
+			prev = nil
+			continue
+		}
+		surface := text[t.Start:t.End]
+		r, _ := utf8.DecodeRuneInString(surface)
+		capital := unicode.IsUpper(r)
+		if !capital || (prev != nil && strings.TrimSpace(text[prev.End:t.Start]) != "") {
+			flush(runStart)
+		}
+		if capital {
+			if len(cur) == 0 {
+				runStart = first
+			}
+			curLen++
+			if strongName(surface) {
+				curStrong = true
+			}
+			if !t.Stop || strongName(surface) { // "WHO", "US" are names
+				cur = append(cur, t.Term)
+			}
+			prev = &toks[i]
+		} else {
+			prev = nil
+		}
+		first = false
+	}
+	flush(runStart)
+	return out
+}
+
+// strongName reports an acronym or a word with inner capitals or digits.
+func strongName(w string) bool {
+	upper, letters := 0, 0
+	for i, r := range w {
+		if unicode.IsDigit(r) && i > 0 {
+			return true
+		}
+		if unicode.IsLetter(r) {
+			letters++
+			if unicode.IsUpper(r) {
+				upper++
+				if i > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return letters >= 2 && upper == letters
+}

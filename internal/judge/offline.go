@@ -1,0 +1,361 @@
+// Package judge decides whether a source supports a claim, filters
+// check-worthy claims, aggregates fact-check votes, and measures judges
+// against human labels.
+//
+// The Offline judge is lexical, not natural-language inference: it ranks
+// passages of the source with BM25 (package passage), then scores the best
+// ones by how much of the claim they repeat — stemmed content words,
+// adjacent-word bigrams, named entities, numbers with their units — and
+// lowers the score for missing numbers, negation mismatches and antonyms.
+// It cannot recognise paraphrase, and it mistakes a passage that mentions
+// everything but asserts something else for support. Its weights and
+// thresholds come from a calibration file fitted on labelled pairs
+// (Calibrate); how well it agrees with human labels is measured by Evaluate
+// and reported, not assumed.
+package judge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/judge/passage"
+)
+
+// OfflineName is the Judge field of the Offline judge's verdicts.
+const OfflineName = "offline"
+
+// candidates is how many ranked passages are scored per claim; the best
+// scoring one gives the verdict and the evidence.
+const candidates = 5
+
+// Offline is the deterministic, network-free judge. It is safe for
+// concurrent use.
+type Offline struct {
+	cal      Calibration
+	opt      passage.Options
+	antonyms map[string][]string
+}
+
+// NewOffline returns an offline judge using cal (see DefaultCalibration).
+func NewOffline(cal Calibration) (*Offline, error) {
+	if err := cal.Validate(); err != nil {
+		return nil, err
+	}
+	return newOffline(cal), nil
+}
+
+func newOffline(cal Calibration) *Offline {
+	return &Offline{cal: cal, opt: passage.Options{Window: cal.Window}, antonyms: antonymIndex(passage.NewAnalyzer())}
+}
+
+// Calibration returns the judge's calibration.
+func (j *Offline) Calibration() Calibration { return j.cal }
+
+// Judge judges one claim against one source.
+func (j *Offline) Judge(ctx context.Context, claim, source string) (claimtrace.Verdict, error) {
+	vs, err := j.JudgeSource(ctx, source, []string{claim})
+	if err != nil {
+		return claimtrace.Verdict{}, err
+	}
+	return vs[0], nil
+}
+
+// JudgeSource judges every claim citing one source, indexing the source
+// once. Verdicts are in the order of claims; their URL is left for the
+// caller. Evidence is always a verbatim substring of source.
+func (j *Offline) JudgeSource(ctx context.Context, source string, claims []string) ([]claimtrace.Verdict, error) {
+	ix := passage.NewIndex(source, j.opt)
+	out := make([]claimtrace.Verdict, len(claims))
+	for i, c := range claims {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("offline judge: %w", err)
+		}
+		f := j.analyze(ix, c)
+		out[i] = j.cal.decide(&f, source)
+	}
+	return out, nil
+}
+
+// claimInfo is what the judge reads from a claim.
+type claimInfo struct {
+	text       string
+	toks       []passage.Token
+	terms      map[string]bool
+	bigrams    []passage.Bigram
+	entities   [][]string
+	quantities []quantity
+	negated    bool
+}
+
+// candidate holds the features of one ranked passage.
+type candidate struct {
+	p         passage.Passage
+	evidence  passage.Span
+	covHit    int
+	bigramHit int
+	entityHit int
+	nums      numberCheck
+	negation  bool   // negation differs between claim and best sentence
+	antonym   string // "claim word / source word" when an antonym replaces a claim word
+}
+
+func (c *candidate) cue() string {
+	switch {
+	case c.nums.conflict != "":
+		return "number conflict " + c.nums.conflict
+	case c.antonym != "":
+		return "antonym " + c.antonym
+	case c.negation:
+		return "negation mismatch"
+	}
+	return ""
+}
+
+// features is everything decide needs; Calibrate computes it once per
+// labelled pair and re-scores it under each candidate calibration.
+type features struct {
+	unknown                  string // why the pair cannot be judged
+	terms, bigrams, entities int
+	numbers                  int
+	docHit                   int // claim terms found anywhere in the source
+	cands                    []candidate
+}
+
+func (j *Offline) analyze(ix *passage.Index, raw string) features {
+	ci := j.readClaim(ix, raw)
+	f := features{terms: len(ci.terms), bigrams: len(ci.bigrams), entities: len(ci.entities), numbers: len(ci.quantities)}
+	if strings.TrimSpace(ix.Text()) == "" || ix.Terms() < j.cal.MinSourceTerms {
+		f.unknown = fmt.Sprintf("source too short to judge (%d distinct words)", ix.Terms())
+		return f
+	}
+	if len(ci.terms) == 0 {
+		f.unknown = "claim has no content words"
+		return f
+	}
+	for t := range ci.terms {
+		if ix.Contains(t) {
+			f.docHit++
+		}
+	}
+	for _, p := range ix.RankTokens(ci.toks, candidates) {
+		f.cands = append(f.cands, j.inspect(ix, &ci, p))
+	}
+	return f
+}
+
+func (j *Offline) readClaim(ix *passage.Index, raw string) claimInfo {
+	text := cleanClaim(raw)
+	ci := claimInfo{text: text, toks: ix.Tokenize(text), terms: make(map[string]bool)}
+	for _, t := range ci.toks {
+		if t.Content() {
+			ci.terms[t.Term] = true
+		}
+	}
+	ci.bigrams = passage.Bigrams(ci.toks)
+	ci.entities = entities(text, ci.toks)
+	ci.quantities = quantities(text, ci.toks)
+	ci.negated = negated(text, ci.toks)
+	return ci
+}
+
+// inspect computes the features of passage p for the claim.
+func (j *Offline) inspect(ix *passage.Index, ci *claimInfo, p passage.Passage) candidate {
+	src := ix.Text()
+	c := candidate{p: p}
+	toks := ix.PassageTokens(p)
+	have := make(map[string]bool, len(toks))
+	hasBigram := make(map[passage.Bigram]bool)
+	prev := ""
+	for _, t := range toks {
+		if t.Kind != passage.Number {
+			have[t.Term] = true // stop words too: entities such as "WHO"
+		}
+		if t.Content() {
+			if prev != "" {
+				hasBigram[passage.Bigram{A: prev, B: t.Term}] = true
+			}
+			prev = t.Term
+		}
+	}
+	for t := range ci.terms {
+		if have[t] {
+			c.covHit++
+		}
+	}
+	for _, b := range ci.bigrams {
+		if hasBigram[b] {
+			c.bigramHit++
+		}
+	}
+	for _, e := range ci.entities {
+		all := true
+		for _, t := range e {
+			all = all && have[t]
+		}
+		if all {
+			c.entityHit++
+		}
+	}
+	c.nums = checkNumbers(ci.quantities, quantities(src, toks))
+	for t := range ci.terms {
+		if have[t] {
+			continue
+		}
+		for _, a := range j.antonyms[t] {
+			if have[a] && !ci.terms[a] { // "young 10-24 year old" holds both
+				c.antonym = t + "/" + a
+			}
+		}
+	}
+
+	// The best sentence (most claim words) carries the negation check; the
+	// evidence runs from the first to the last sentence that shares a claim
+	// word or number, so it stays a contiguous substring of the source.
+	bestSent, bestHits := p.First, -1
+	first, last := -1, -1
+	for s := p.First; s < p.Last; s++ {
+		hits := 0
+		for _, t := range ix.SentenceTokens(s) {
+			if (t.Content() && ci.terms[t.Term]) || (t.Kind == passage.Number && numberIn(t.Term, ci.toks)) {
+				hits++
+			}
+		}
+		if hits > bestHits {
+			bestSent, bestHits = s, hits
+		}
+		if hits > 0 {
+			if first < 0 {
+				first = s
+			}
+			last = s
+		}
+	}
+	sents := ix.Sentences()
+	if first < 0 {
+		first, last = p.First, p.Last-1
+	}
+	c.evidence = passage.Span{Start: sents[first].Start, End: sents[last].End}
+	// Negation is compared with the best sentence when the claim is
+	// affirmative, and with the whole evidence when it is negated: a negated
+	// claim is contradicted by an affirmative source only if no sentence
+	// near the match negates anything.
+	if ci.negated {
+		c.negation = !negated(src, ix.SentenceRangeTokens(first, last+1))
+	} else {
+		c.negation = negated(src, ix.SentenceTokens(bestSent))
+	}
+	return c
+}
+
+func numberIn(term string, toks []passage.Token) bool {
+	for _, t := range toks {
+		if t.Kind == passage.Number && t.Term == term {
+			return true
+		}
+	}
+	return false
+}
+
+// score is the support score of candidate c in [0, 1] under the calibration.
+func (cal *Calibration) score(f *features, c *candidate) float64 {
+	w := cal.Weights
+	num := w.Coverage * ratio(c.covHit, f.terms)
+	den := w.Coverage
+	if f.bigrams > 0 {
+		num += w.Bigram * ratio(c.bigramHit, f.bigrams)
+		den += w.Bigram
+	}
+	if f.entities > 0 {
+		num += w.Entity * ratio(c.entityHit, f.entities)
+		den += w.Entity
+	}
+	base := 0.0
+	if den > 0 {
+		base = num / den
+	}
+	s := (1-w.Document)*base + w.Document*ratio(f.docHit, f.terms)
+	if c.nums.total > 0 {
+		s *= 1 - cal.NumberPenalty*float64(c.nums.total-c.nums.matched)/float64(c.nums.total)
+	}
+	if c.negation || c.antonym != "" {
+		s *= 1 - cal.NegationPenalty
+	}
+	return min(max(s, 0), 1)
+}
+
+// best returns the index of the best-scoring candidate and its score, or
+// -1 and the score without a passage.
+func (cal *Calibration) best(f *features) (int, float64) {
+	bi, bs := -1, (cal.Weights.Document)*ratio(f.docHit, f.terms)
+	for i := range f.cands {
+		if s := cal.score(f, &f.cands[i]); bi < 0 || s > bs {
+			bi, bs = i, s
+		}
+	}
+	return bi, bs
+}
+
+// contradicted reports whether the best candidate carries a contradiction
+// cue while repeating enough of the claim to be about the same thing.
+func (cal *Calibration) contradicted(f *features, c *candidate) bool {
+	return c.cue() != "" && ratio(c.covHit, f.terms) >= cal.Contradiction
+}
+
+// label maps a score to a label by the thresholds.
+func (cal *Calibration) label(s float64) claimtrace.Label {
+	// The epsilon matches Calibrate's binning of scores into threshold steps.
+	switch {
+	case s+1e-9 >= cal.Supported:
+		return claimtrace.Supported
+	case s+1e-9 >= cal.Partial:
+		return claimtrace.Partial
+	}
+	return claimtrace.Unsupported
+}
+
+func (cal *Calibration) decide(f *features, source string) claimtrace.Verdict {
+	v := claimtrace.Verdict{Judge: OfflineName}
+	if f.unknown != "" {
+		v.Label, v.Reason = claimtrace.Unknown, f.unknown
+		return v
+	}
+	bi, s := cal.best(f)
+	if bi < 0 {
+		v.Label, v.Strength = claimtrace.Unsupported, s
+		v.Reason = fmt.Sprintf("no passage of the source shares a word with the claim (score %.2f)", s)
+		return v
+	}
+	c := &f.cands[bi]
+	v.Evidence = source[c.evidence.Start:c.evidence.End]
+	v.Strength = s
+	v.Label = cal.label(s)
+	if cal.contradicted(f, c) {
+		v.Label, v.Strength = claimtrace.Contradicted, 0
+	}
+	v.Reason = reason(f, c, s)
+	return v
+}
+
+func reason(f *features, c *candidate, s float64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "lexical score %.2f: best passage has %d/%d claim words", s, c.covHit, f.terms)
+	if f.entities > 0 {
+		fmt.Fprintf(&b, ", %d/%d names", c.entityHit, f.entities)
+	}
+	if c.nums.total > 0 {
+		fmt.Fprintf(&b, ", %d/%d numbers", c.nums.matched, c.nums.total)
+	}
+	if cue := c.cue(); cue != "" {
+		b.WriteString("; " + cue)
+	}
+	return b.String()
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}

@@ -1,0 +1,345 @@
+package passage
+
+import (
+	"math"
+	"sort"
+)
+
+// Options tune passage location. The zero value means the defaults.
+type Options struct {
+	// Window is the number of consecutive sentences in a window (default 3).
+	// Windows overlap: one starts at every sentence.
+	Window int
+	// MaxWindowBytes stops a window from growing past this many bytes; it
+	// always holds at least one sentence (default 1600).
+	MaxWindowBytes int
+	// K1 and B are the BM25 parameters (defaults 1.2 and 0.75).
+	K1, B float64
+	// BigramBoost is added to a window's score for each distinct claim
+	// bigram (two adjacent content words) it contains (default 1; negative
+	// disables).
+	BigramBoost float64
+	// NumberBoost is added for each distinct claim number it contains
+	// (default 1; negative disables).
+	NumberBoost float64
+	// Rerank is how many of the best BM25 windows are re-scored with the
+	// boosts (default 40).
+	Rerank int
+}
+
+func (o Options) withDefaults() Options {
+	if o.Window <= 0 {
+		o.Window = 3
+	}
+	if o.MaxWindowBytes <= 0 {
+		o.MaxWindowBytes = 1600
+	}
+	if o.K1 <= 0 {
+		o.K1 = 1.2
+	}
+	if o.B <= 0 {
+		o.B = 0.75
+	}
+	if o.BigramBoost == 0 {
+		o.BigramBoost = 1
+	}
+	if o.NumberBoost == 0 {
+		o.NumberBoost = 1
+	}
+	if o.Rerank <= 0 {
+		o.Rerank = 40
+	}
+	return o
+}
+
+// Passage is a window of consecutive sentences of a source.
+type Passage struct {
+	// Span is the byte range in the source, from the first sentence's start
+	// to the last sentence's end.
+	Span
+	// First and Last are sentence indices: the window holds [First, Last).
+	First, Last int
+	// Score is the BM25 score plus boosts; higher is more relevant.
+	Score float64
+}
+
+// Text returns the passage's text: a verbatim substring of src.
+func (p Passage) Text(src string) string { return src[p.Start:p.End] }
+
+type posting struct {
+	window int32
+	tf     int32
+}
+
+type window struct {
+	first, last int // sentences [first, last)
+	length      int // indexed terms
+}
+
+// Index is a source text prepared for ranking: sentences, tokens and a BM25
+// inverted index over windows. Build one per source and rank every claim
+// citing that source against it. An Index memoizes stems and is not safe
+// for concurrent use.
+type Index struct {
+	text     string
+	opt      Options
+	an       *Analyzer
+	sents    []Span
+	toks     []Token
+	sentTok  []int // tokens of sentence i are toks[sentTok[i]:sentTok[i+1]]
+	windows  []window
+	vocab    map[string]int32
+	postings [][]posting
+	avgLen   float64
+}
+
+// NewIndex analyses text and builds the window index.
+func NewIndex(text string, opt Options) *Index {
+	ix := &Index{text: text, opt: opt.withDefaults(), an: NewAnalyzer(), vocab: make(map[string]int32)}
+	ix.sents = Sentences(text)
+	ix.sentTok = make([]int, len(ix.sents)+1)
+	for i, s := range ix.sents {
+		ix.sentTok[i] = len(ix.toks)
+		for _, t := range ix.an.Tokenize(text[s.Start:s.End]) {
+			t.Start += s.Start
+			t.End += s.Start
+			ix.toks = append(ix.toks, t)
+		}
+	}
+	ix.sentTok[len(ix.sents)] = len(ix.toks)
+	ix.buildWindows()
+	return ix
+}
+
+func indexed(t Token) bool { return t.Content() || t.Kind == Number }
+
+func (ix *Index) buildWindows() {
+	n := len(ix.sents)
+	if n == 0 {
+		return
+	}
+	// Term ids per sentence, so windows can be counted without maps.
+	sentIDs := make([][]int32, n)
+	for i := range ix.sents {
+		for _, t := range ix.toks[ix.sentTok[i]:ix.sentTok[i+1]] {
+			if !indexed(t) {
+				continue
+			}
+			id, ok := ix.vocab[t.Term]
+			if !ok {
+				id = int32(len(ix.vocab))
+				ix.vocab[t.Term] = id
+				ix.postings = append(ix.postings, nil)
+			}
+			sentIDs[i] = append(sentIDs[i], id)
+		}
+	}
+	counts := make([]int32, len(ix.vocab))
+	var touched []int32
+	total := 0
+	// One window starts at every sentence until a window reaches the end.
+	for first := 0; first < n; first++ {
+		last := first + 1
+		for last < first+ix.opt.Window && last < n && ix.sents[last].End-ix.sents[first].Start <= ix.opt.MaxWindowBytes {
+			last++
+		}
+		w := int32(len(ix.windows))
+		length := 0
+		touched = touched[:0]
+		for s := first; s < last; s++ {
+			for _, id := range sentIDs[s] {
+				if counts[id] == 0 {
+					touched = append(touched, id)
+				}
+				counts[id]++
+				length++
+			}
+		}
+		for _, id := range touched {
+			ix.postings[id] = append(ix.postings[id], posting{window: w, tf: counts[id]})
+			counts[id] = 0
+		}
+		ix.windows = append(ix.windows, window{first: first, last: last, length: length})
+		total += length
+		if last == n {
+			break
+		}
+	}
+	ix.avgLen = float64(total) / float64(len(ix.windows))
+	if ix.avgLen == 0 {
+		ix.avgLen = 1
+	}
+}
+
+// Text returns the indexed source text.
+func (ix *Index) Text() string { return ix.text }
+
+// Sentences returns the sentence spans of the source.
+func (ix *Index) Sentences() []Span { return ix.sents }
+
+// Tokens returns every token of the source, in order, with source offsets.
+func (ix *Index) Tokens() []Token { return ix.toks }
+
+// SentenceTokens returns the tokens of sentence i.
+func (ix *Index) SentenceTokens(i int) []Token { return ix.toks[ix.sentTok[i]:ix.sentTok[i+1]] }
+
+// SentenceRangeTokens returns the tokens of sentences [first, last).
+func (ix *Index) SentenceRangeTokens(first, last int) []Token {
+	return ix.toks[ix.sentTok[first]:ix.sentTok[last]]
+}
+
+// PassageTokens returns the tokens of a passage returned by Rank.
+func (ix *Index) PassageTokens(p Passage) []Token {
+	return ix.toks[ix.sentTok[p.First]:ix.sentTok[p.Last]]
+}
+
+// Contains reports whether term (a Token.Term) occurs anywhere in the source.
+func (ix *Index) Contains(term string) bool {
+	_, ok := ix.vocab[term]
+	return ok
+}
+
+// Terms returns the number of distinct indexed terms (content words and
+// numbers) of the source.
+func (ix *Index) Terms() int { return len(ix.vocab) }
+
+// Tokenize analyses other text (a claim) with the index's analyzer.
+func (ix *Index) Tokenize(s string) []Token { return ix.an.Tokenize(s) }
+
+// Rank returns up to k passages most relevant to query, best first. Only
+// windows sharing at least one term with the query are returned.
+func (ix *Index) Rank(query string, k int) []Passage {
+	return ix.RankTokens(ix.an.Tokenize(query), k)
+}
+
+// RankTokens is Rank for a query already tokenized with Tokenize.
+func (ix *Index) RankTokens(query []Token, k int) []Passage {
+	if k <= 0 || len(ix.windows) == 0 {
+		return nil
+	}
+	seen := make(map[string]bool)
+	scores := make([]float64, len(ix.windows))
+	hit := make([]bool, len(ix.windows))
+	var cands []int
+	nw := float64(len(ix.windows))
+	for _, t := range query {
+		if !indexed(t) || seen[t.Term] {
+			continue
+		}
+		seen[t.Term] = true
+		id, ok := ix.vocab[t.Term]
+		if !ok {
+			continue
+		}
+		ps := ix.postings[id]
+		df := float64(len(ps))
+		idf := math.Log(1 + (nw-df+0.5)/(df+0.5))
+		for _, p := range ps {
+			tf := float64(p.tf)
+			norm := ix.opt.K1 * (1 - ix.opt.B + ix.opt.B*float64(ix.windows[p.window].length)/ix.avgLen)
+			scores[p.window] += idf * tf * (ix.opt.K1 + 1) / (tf + norm)
+			if !hit[p.window] {
+				hit[p.window] = true
+				cands = append(cands, int(p.window))
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	byScore := func(c []int) {
+		sort.Slice(c, func(a, b int) bool {
+			if scores[c[a]] != scores[c[b]] {
+				return scores[c[a]] > scores[c[b]]
+			}
+			return c[a] < c[b]
+		})
+	}
+	byScore(cands)
+	if len(cands) > ix.opt.Rerank {
+		cands = cands[:ix.opt.Rerank]
+	}
+	bigrams, numbers := queryPhrases(query)
+	if len(bigrams) > 0 || len(numbers) > 0 {
+		for _, w := range cands {
+			scores[w] += ix.boost(ix.windows[w], bigrams, numbers)
+		}
+		byScore(cands)
+	}
+	if len(cands) > k {
+		cands = cands[:k]
+	}
+	out := make([]Passage, len(cands))
+	for i, w := range cands {
+		win := ix.windows[w]
+		out[i] = Passage{
+			Span:  Span{ix.sents[win.first].Start, ix.sents[win.last-1].End},
+			First: win.first,
+			Last:  win.last,
+			Score: scores[w],
+		}
+	}
+	return out
+}
+
+// Bigram is two adjacent content terms, the unit of phrase matching.
+type Bigram struct{ A, B string }
+
+// Bigrams returns the distinct bigrams of adjacent content tokens; stop
+// words between two content words do not break adjacency ("rate of
+// inflation" yields rate–inflation), anything else does not occur.
+func Bigrams(toks []Token) []Bigram {
+	var out []Bigram
+	seen := make(map[Bigram]bool)
+	prev := ""
+	for _, t := range toks {
+		if !t.Content() {
+			continue
+		}
+		if prev != "" {
+			b := Bigram{prev, t.Term}
+			if !seen[b] {
+				seen[b] = true
+				out = append(out, b)
+			}
+		}
+		prev = t.Term
+	}
+	return out
+}
+
+func queryPhrases(query []Token) (map[Bigram]bool, map[string]bool) {
+	bigrams := make(map[Bigram]bool)
+	for _, b := range Bigrams(query) {
+		bigrams[b] = true
+	}
+	numbers := make(map[string]bool)
+	for _, t := range query {
+		if t.Kind == Number {
+			numbers[t.Term] = true
+		}
+	}
+	return bigrams, numbers
+}
+
+func (ix *Index) boost(w window, bigrams map[Bigram]bool, numbers map[string]bool) float64 {
+	toks := ix.toks[ix.sentTok[w.first]:ix.sentTok[w.last]]
+	gotB := make(map[Bigram]bool)
+	gotN := make(map[string]bool)
+	prev := ""
+	for _, t := range toks {
+		if t.Kind == Number && numbers[t.Term] {
+			gotN[t.Term] = true
+		}
+		if !t.Content() {
+			continue
+		}
+		if prev != "" {
+			if b := (Bigram{prev, t.Term}); bigrams[b] {
+				gotB[b] = true
+			}
+		}
+		prev = t.Term
+	}
+	return max(ix.opt.BigramBoost, 0)*float64(len(gotB)) + max(ix.opt.NumberBoost, 0)*float64(len(gotN))
+}

@@ -1,0 +1,752 @@
+package prov
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// SourceText is the text of one source handed to a contradiction detector:
+// an excerpt or the full fetched content.
+type SourceText struct {
+	ID   string
+	Text string
+}
+
+// Detector finds pairs of sources that make contradictory statements about
+// one entity. Offline is the built-in implementation; TwoWay asks an
+// entailment model.
+type Detector interface {
+	Detect(ctx context.Context, texts []SourceText) ([]Conflict, error)
+}
+
+// FindContradictions runs d (Offline when nil) over texts (the excerpts of
+// g's sources when nil), keeps the conflicts between sources of g and says
+// for each whether g surfaces it. To score them, merge them into the graph:
+// g.Conflicts = MergeConflicts(g.Conflicts, found...).
+func FindContradictions(ctx context.Context, g *Graph, texts []SourceText, d Detector) ([]ConflictStatus, error) {
+	if d == nil {
+		d = Offline{}
+	}
+	if texts == nil {
+		for _, s := range g.Sources {
+			if s.Excerpt != "" {
+				texts = append(texts, SourceText{ID: s.ID, Text: s.Excerpt})
+			}
+		}
+	}
+	found, err := d.Detect(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("detect contradictions: %w", err)
+	}
+	known := make(map[string]bool, len(g.Sources))
+	for _, s := range g.Sources {
+		known[s.ID] = true
+	}
+	kept := found[:0]
+	for _, c := range found {
+		if known[c.A] && known[c.B] && c.A != c.B {
+			kept = append(kept, c)
+		}
+	}
+	h := g.Clone()
+	h.Conflicts = kept
+	ix, err := NewIndex(h)
+	if err != nil {
+		return nil, err
+	}
+	return ix.Surfacing(), nil
+}
+
+// MergeConflicts returns the conflicts of a followed by those of b that are
+// not already present; two conflicts are the same when they join the same
+// two sources (in either order) about the same entity, ignoring case.
+func MergeConflicts(a []Conflict, b ...Conflict) []Conflict {
+	seen := make(map[[3]string]bool, len(a)+len(b))
+	key := func(c Conflict) [3]string {
+		x, y := c.A, c.B
+		if y < x {
+			x, y = y, x
+		}
+		return [3]string{x, y, strings.ToLower(strings.TrimSpace(c.Entity))}
+	}
+	out := make([]Conflict, 0, len(a)+len(b))
+	for _, list := range [][]Conflict{a, b} {
+		for _, c := range list {
+			k := key(c)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Offline is a deterministic, network-free contradiction detector. It
+// compares sentences of different sources that share enough content words
+// and reports three kinds of disagreement:
+//
+//   - polarity: one sentence negates ("not", "never", "no", "n't", "fail
+//     to") a word the other asserts ("did not improve accuracy" vs
+//     "improved accuracy");
+//   - direction: opposite change words on the same object ("latency rose"
+//     vs "latency fell");
+//   - numbers: quantities in the same unit about the same thing that differ
+//     by more than 10% ("14-18% higher accuracy" vs "2% higher accuracy").
+//
+// It favours precision: sentences must share MinShared content words and a
+// MinOverlap share of them. The zero value uses the defaults.
+type Offline struct {
+	// MinShared is the least number of content-word stems two sentences
+	// share to be compared (default 4).
+	MinShared int
+	// MinOverlap is the least Jaccard overlap of their stems (default 0.4).
+	MinOverlap float64
+	// MaxWords skips longer sentences: tables and run-on text (default 80).
+	MaxWords int
+}
+
+func (o Offline) withDefaults() Offline {
+	if o.MinShared <= 0 {
+		o.MinShared = 4
+	}
+	if o.MinOverlap <= 0 {
+		o.MinOverlap = 0.4
+	}
+	if o.MaxWords <= 0 {
+		o.MaxWords = 80
+	}
+	return o
+}
+
+// analysed is one sentence prepared for comparison.
+type analysed struct {
+	src   int
+	text  string
+	toks  []token
+	stems []string // sorted, unique content stems
+	// scope[i] is true for the tokens of a negated scope; head[i] for the
+	// first content token of each scope.
+	scope, head []bool
+	qty         []quantity
+}
+
+// quantity is a number with a unit found in a sentence.
+type quantity struct {
+	lo, hi float64
+	unit   string
+	tok    int  // index of the nearest token
+	delta  bool // a change ("by 5%", "5% higher") rather than a level
+}
+
+// Detect finds conflicts between the texts. Conflicts come in the order of
+// the texts and sentences; one per (pair of sources, entity).
+func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, error) {
+	o = o.withDefaults()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	sents := o.analyse(texts)
+	cands, err := o.candidates(ctx, sents)
+	if err != nil {
+		return nil, err
+	}
+	var out []Conflict
+	seen := make(map[[3]string]bool)
+	for _, p := range cands {
+		a, b := &sents[p[0]], &sents[p[1]]
+		kind, entity := compare(a, b)
+		if kind == "" {
+			continue
+		}
+		c := Conflict{
+			A: texts[a.src].ID, B: texts[b.src].ID, Entity: entity,
+			SnippetA: snippet(a.text), SnippetB: snippet(b.text),
+			Kind: kind, Detector: "offline",
+		}
+		k := [3]string{c.A, c.B, strings.ToLower(entity)}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func (o Offline) analyse(texts []SourceText) []analysed {
+	var out []analysed
+	memo := make(map[string]string)
+	for si, t := range texts {
+		for _, s := range splitSentences(t.Text) {
+			text := t.Text[s.start:s.end]
+			if !prose(text) {
+				continue
+			}
+			toks := tokenize(text, 0, memo)
+			if len(toks) > o.MaxWords {
+				continue
+			}
+			var stems []string
+			for _, tk := range toks {
+				if tk.stem != "" {
+					stems = append(stems, tk.stem)
+				}
+			}
+			slices.Sort(stems)
+			stems = slices.Compact(stems)
+			if len(stems) < o.MinShared {
+				continue
+			}
+			a := analysed{src: si, text: text, toks: toks, stems: stems}
+			a.scope, a.head = negationScopes(toks)
+			a.qty = quantities(text, toks)
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// notProse matches text that is not a statement: reference-list entries
+// ("[12] Smith, J.", "M. Saffman, T. G. Walker"), links and markup.
+var notProse = regexp.MustCompile(`^\s*(?:\[\d+\]|\d+\.\s+[A-Z][a-z]+,|[-*#|>])|https?://|\]\(|\b[A-Z]\.\s?[A-Z]?\.?\s?[A-Z][a-z]+,.*\b[A-Z]\.\s?[A-Z][a-z]+|\|\s*\|`)
+
+// prose reports whether a sentence reads as a statement worth comparing.
+func prose(s string) bool { return !notProse.MatchString(s) }
+
+// candidates returns the pairs of sentences of different sources that share
+// enough stems. Pairs are generated from an inverted index of the rarer
+// stems (sharing at least two of them), so unrelated sentences are never
+// compared, then filtered on their exact overlap.
+func (o Offline) candidates(ctx context.Context, sents []analysed) ([][2]int32, error) {
+	post := make(map[string][]int32)
+	for i, s := range sents {
+		for _, st := range s.stems {
+			post[st] = append(post[st], int32(i))
+		}
+	}
+	// Common stems say nothing about topic and would make this quadratic.
+	maxDF := max(24, len(sents)/200)
+	count := make([]int32, len(sents))
+	var touched []int32
+	var out [][2]int32
+	for i := range sents {
+		if i%512 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		for _, st := range sents[i].stems {
+			p := post[st]
+			if len(p) > maxDF {
+				continue
+			}
+			for _, j := range p {
+				if int(j) <= i || sents[j].src == sents[i].src {
+					continue
+				}
+				if count[j] == 0 {
+					touched = append(touched, j)
+				}
+				count[j]++
+			}
+		}
+		slices.Sort(touched)
+		for _, j := range touched {
+			if count[j] >= 2 || o.MinShared <= 1 {
+				shared := sharedStems(sents[i].stems, sents[j].stems)
+				union := len(sents[i].stems) + len(sents[j].stems) - shared
+				if shared >= o.MinShared && float64(shared) >= o.MinOverlap*float64(union) {
+					out = append(out, [2]int32{int32(i), j})
+				}
+			}
+			count[j] = 0
+		}
+		touched = touched[:0]
+	}
+	return out, nil
+}
+
+// sharedStems counts the stems two sorted lists have in common.
+func sharedStems(a, b []string) int {
+	n, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch c := strings.Compare(a[i], b[j]); {
+		case c == 0:
+			n++
+			i++
+			j++
+		case c < 0:
+			i++
+		default:
+			j++
+		}
+	}
+	return n
+}
+
+// compare decides whether two sentences conflict, and about what.
+func compare(a, b *analysed) (ConflictKind, string) {
+	if e, ok := negatedAssertion(a, b); ok {
+		return ConflictPolarity, e
+	}
+	if e, ok := negatedAssertion(b, a); ok {
+		return ConflictPolarity, e
+	}
+	if e, ok := oppositeDirection(a, b); ok {
+		return ConflictPolarity, e
+	}
+	if e, ok := conflictingNumbers(a, b); ok {
+		return ConflictNumber, e
+	}
+	return "", ""
+}
+
+// negatedAssertion: the head of a negated scope of a appears in b outside
+// any negated scope.
+func negatedAssertion(a, b *analysed) (string, bool) {
+	for i, tk := range a.toks {
+		if !a.head[i] {
+			continue
+		}
+		asserted, negated := false, false
+		for j, tb := range b.toks {
+			if tb.stem == tk.stem {
+				if b.scope[j] {
+					negated = true
+				} else {
+					asserted = true
+				}
+			}
+		}
+		if asserted && !negated {
+			return entityNear(a, b, i), true
+		}
+	}
+	return "", false
+}
+
+// directions maps change words to +1 (up) or -1 (down).
+var directions = map[string]int{
+	"increas": 1, "rise": 1, "grow": 1, "rais": 1, "boost": 1, "improv": 1, "higher": 1, "outperform": 1, "accel": 1,
+	"decreas": -1, "declin": -1, "fall": -1, "drop": -1, "reduc": -1, "lower": -1, "worsen": -1, "degrad": -1,
+	"hurt": -1, "underperform": -1, "shrink": -1, "shrank": -1,
+}
+
+// oppositeDirection: a says a thing went up where b says it went down: the
+// two change words have the same content word right before or right after
+// them, and neither is negated.
+func oppositeDirection(a, b *analysed) (string, bool) {
+	for i, ta := range a.toks {
+		da := directions[ta.stem]
+		if da == 0 || a.scope[i] {
+			continue
+		}
+		for j, tb := range b.toks {
+			db := directions[tb.stem]
+			if db == 0 || db == da || b.scope[j] {
+				continue
+			}
+			for _, off := range [2]int{-1, 1} {
+				x, y := neighbour(a.toks, i, off), neighbour(b.toks, j, off)
+				if x >= 0 && y >= 0 && a.toks[x].stem == b.toks[y].stem && directions[a.toks[x].stem] == 0 {
+					return phrase(a, b, x, off, nil), true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// neighbour returns the index of the nearest content token before (off -1)
+// or after (off +1) token i within the same clause, or -1.
+func neighbour(toks []token, i, off int) int {
+	for k := i + off; k >= 0 && k < len(toks); k += off {
+		if off > 0 && toks[k].brk || off < 0 && toks[k+1].brk {
+			return -1
+		}
+		if toks[k].stem != "" {
+			return k
+		}
+	}
+	return -1
+}
+
+// conflictingNumbers: quantities with the same unit, both levels or both
+// changes, whose nearby content words overlap, and whose values are more
+// than 10% apart.
+func conflictingNumbers(a, b *analysed) (string, bool) {
+	for _, qa := range a.qty {
+		for _, qb := range b.qty {
+			if qa.unit != qb.unit || qa.delta != qb.delta {
+				continue
+			}
+			lo, hi := max(qa.lo, qb.lo), min(qa.hi, qb.hi)
+			scale := max(math.Abs(qa.hi), math.Abs(qb.hi), math.Abs(qa.lo), math.Abs(qb.lo))
+			if lo <= hi || scale == 0 || (lo-hi)/scale <= 0.1 {
+				continue
+			}
+			if sharedContext(a, qa.tok, b, qb.tok) {
+				if e := entityOfNumber(a, b, qa.tok); e != "" {
+					return e, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// sharedContext reports whether a content word within four tokens of token
+// i of a also occurs within four tokens of token j of b.
+func sharedContext(a *analysed, i int, b *analysed, j int) bool {
+	for x := max(i-4, 0); x <= i+4 && x < len(a.toks); x++ {
+		st := a.toks[x].stem
+		if st == "" || directions[st] != 0 {
+			continue
+		}
+		for y := max(j-4, 0); y <= j+4 && y < len(b.toks); y++ {
+			if b.toks[y].stem == st {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// entityNear names what two sentences disagree about: the content words of
+// a shared with b that follow token i in its clause (up to three), else
+// those that precede it, else the word at i.
+func entityNear(a, b *analysed, i int) string {
+	if w := phrase(a, b, i+1, 1, nil); w != "" {
+		return w
+	}
+	if w := phrase(a, b, i-1, -1, nil); w != "" {
+		return w
+	}
+	return a.toks[i].word
+}
+
+// phrase collects up to three content words of a shared with b, starting at
+// token k and moving by step, within one clause: leading stop words (and
+// words for which skip is true) are passed over, and the phrase ends at the
+// first word that does not qualify. Words come back in sentence order.
+func phrase(a, b *analysed, k, step int, skip func(token) bool) string {
+	var words []string
+	for ; k >= 0 && k < len(a.toks) && len(words) < 3; k += step {
+		if step > 0 && a.toks[k].brk || step < 0 && k+1 < len(a.toks) && a.toks[k+1].brk {
+			break
+		}
+		tk := a.toks[k]
+		_, shared := slices.BinarySearch(b.stems, tk.stem)
+		ok := tk.stem != "" && shared && directions[tk.stem] == 0 && (skip == nil || !skip(tk))
+		if !ok {
+			if len(words) > 0 {
+				break
+			}
+			continue
+		}
+		words = append(words, tk.word)
+	}
+	if step < 0 {
+		slices.Reverse(words)
+	}
+	return strings.Join(words, " ")
+}
+
+// countVerbs are words that link a subject to a quantity ("spending reached
+// $600 billion"); they are not part of what the quantity measures.
+var countVerbs = toSet(`reach reaches reached hit hits total totals totalled totaled stood stands stand amount
+amounts amounted rose fell grew was were is are be about around approximately nearly almost roughly
+over under only some scale scales million billion thousand trillion percent`)
+
+// entityOfNumber names what a quantity measures: the shared content words
+// after it ("92% accuracy"), else before it ("cloud services reached $600
+// billion"), passing over linking verbs and scale words.
+func entityOfNumber(a, b *analysed, tok int) string {
+	skip := func(t token) bool { return countVerbs[t.word] || strings.HasSuffix(t.word, "ed") }
+	if w := phrase(a, b, tok+1, 1, skip); w != "" {
+		return w
+	}
+	return phrase(a, b, tok-1, -1, skip)
+}
+
+// negationScopes marks, for each negation cue, the next content words up to
+// three, stopping at punctuation; the first of them is the scope's head.
+// "not only", "no more than", "no less than", "whether or not" and "no
+// longer than" are not negations of what follows.
+func negationScopes(toks []token) (scope, head []bool) {
+	scope = make([]bool, len(toks))
+	head = make([]bool, len(toks))
+	for i, tk := range toks {
+		cue := negations[tk.word] && !tk.caps // "NOT" is usually a gate or an operator
+		if tk.word == "fail" || tk.word == "fails" || tk.word == "failed" {
+			cue = i+1 < len(toks) && toks[i+1].word == "to"
+		}
+		if !cue {
+			continue
+		}
+		if i+1 < len(toks) {
+			next := toks[i+1].word
+			if next == "only" || next == "more" || next == "less" || next == "fewer" {
+				continue
+			}
+		}
+		if tk.word == "not" && i > 0 && toks[i-1].word == "or" {
+			continue
+		}
+		n := 0
+		for k := i + 1; k < len(toks) && n < 3; k++ {
+			if toks[k].brk {
+				break
+			}
+			if toks[k].stem == "" {
+				continue
+			}
+			scope[k] = true
+			if n == 0 {
+				head[k] = true
+			}
+			n++
+		}
+	}
+	return scope, head
+}
+
+// quantityRE matches a number or range with an optional currency, scale and
+// unit: "14-18%", "$2.5 billion", "70B", "3x", "120 ms", "6,100".
+var quantityRE = regexp.MustCompile(`([$€£])?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s?(%|[KMBT]\b))?(?:\s?(?:-|–|to)\s?[$€£]?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?))?(?:\s?([KMBT])\b|\s(?i:(thousand|million|billion|trillion))\b)?(?:\s?(%|×|(?i:(percent|per cent|percentage points?|pp|-?fold|times|ms|milliseconds?|seconds?|minutes?|hours?|days?|weeks?|months?|years?|kb|mb|gb|tb|km|kg|x))\b))?`)
+
+var scales = map[string]float64{
+	"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12,
+	"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12,
+}
+
+// unitNames normalises unit spellings.
+var unitNames = map[string]string{
+	"%": "%", "percent": "%", "per cent": "%",
+	"percentage point": "pp", "percentage points": "pp", "pp": "pp",
+	"×": "x", "x": "x", "fold": "x", "-fold": "x", "times": "x",
+	"ms": "ms", "millisecond": "ms", "milliseconds": "ms",
+	"second": "s", "seconds": "s", "minute": "min", "minutes": "min", "hour": "h", "hours": "h",
+	"day": "day", "days": "day", "week": "week", "weeks": "week", "month": "month", "months": "month",
+	"year": "year", "years": "year", "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb", "km": "km", "kg": "kg",
+}
+
+// changeWords near a number make it a change rather than a level.
+var changeWords = toSet(`by increase increased increases increasing decrease decreased decreases rise rose risen
+fell fall falls drop dropped drops improve improved improves improvement gain gains gained reduce reduced reduces
+reduction boost boosted higher lower more less fewer faster slower up down`)
+
+// quantities finds the numbers with a unit (or a scale) in a sentence. Bare
+// numbers (counts, years, section numbers) are skipped: without a unit two
+// numbers are rarely about the same thing.
+func quantities(text string, toks []token) []quantity {
+	var out []quantity
+	for _, m := range quantityRE.FindAllStringSubmatchIndex(text, -1) {
+		if m[0] > 0 {
+			if r, _ := utf8.DecodeLastRuneInString(text[:m[0]]); r == '-' || r == '_' || r == '.' || isWordRune(r) {
+				continue // part of a name: "GPT-4", "H100", "v2.1"
+			}
+		}
+		group := func(k int) string {
+			if m[2*k] < 0 {
+				return ""
+			}
+			return text[m[2*k]:m[2*k+1]]
+		}
+		lo, err := strconv.ParseFloat(strings.ReplaceAll(group(2), ",", ""), 64)
+		if err != nil {
+			continue
+		}
+		hi := lo
+		if g := group(4); g != "" {
+			if v, err := strconv.ParseFloat(strings.ReplaceAll(g, ",", ""), 64); err == nil {
+				hi = v
+			}
+		}
+		if hi < lo {
+			lo, hi = hi, lo
+		}
+		unit := ""
+		switch {
+		case group(1) != "":
+			unit = group(1)
+		case group(7) != "":
+			unit = unitNames[strings.ToLower(group(7))]
+		case group(3) == "%":
+			unit = "%"
+		}
+		scale := 1.0
+		for _, g := range []string{group(3), group(5), strings.ToLower(group(6))} {
+			if s, ok := scales[g]; ok {
+				scale = s
+			}
+		}
+		if unit == "" && scale == 1 {
+			continue
+		}
+		tok := nearestToken(toks, m[1])
+		if unit == "" {
+			// A scaled count takes the noun after it as unit: "70B parameters".
+			if k := nextContent(toks, m[1]); k >= 0 {
+				unit = "n:" + toks[k].stem
+			} else {
+				continue
+			}
+		}
+		q := quantity{lo: lo * scale, hi: hi * scale, unit: unit, tok: tok}
+		for d := -3; d <= 2; d++ {
+			if x := tok + d; x >= 0 && x < len(toks) && changeWords[toks[x].word] {
+				q.delta = true
+			}
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+func isWordRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}
+
+// nearestToken returns the index of the last token starting before pos.
+func nearestToken(toks []token, pos int) int {
+	k := 0
+	for i, t := range toks {
+		if t.pos < pos {
+			k = i
+		}
+	}
+	return k
+}
+
+// nextContent returns the first content token starting at or after pos.
+func nextContent(toks []token, pos int) int {
+	for i, t := range toks {
+		if t.pos >= pos && t.stem != "" {
+			return i
+		}
+	}
+	return -1
+}
+
+// snippet shortens a sentence to at most 400 bytes on a rune boundary.
+func snippet(s string) string {
+	const max = 400
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// Entailment is the verdict of a natural-language-inference model on a
+// (premise, hypothesis) pair: three probabilities summing to about 1.
+type Entailment struct {
+	Entail, Neutral, Contradict float64
+}
+
+// Entailer judges whether a premise entails or contradicts a hypothesis: an
+// NLI cross-encoder or an LLM prompt. It is the seam for model-based
+// contradiction detection.
+type Entailer interface {
+	Entail(ctx context.Context, premise, hypothesis string) (Entailment, error)
+}
+
+// TwoWay is a Detector that tests entailment in both directions (AAR §4.3:
+// "testing entailment bidirectionally") on the sentence pairs the offline
+// detector would compare, and reports a conflict when the contradiction
+// probability exceeds Threshold both ways.
+type TwoWay struct {
+	Entailer Entailer
+	// Threshold on the contradiction probability (default 0.5).
+	Threshold float64
+	// MaxPairs bounds the model calls at 2·MaxPairs (default 200); the
+	// pairs sharing the most words go first.
+	MaxPairs int
+	// Candidates tunes which sentence pairs are compared.
+	Candidates Offline
+}
+
+// Detect asks the Entailer about each candidate pair, both ways.
+func (t TwoWay) Detect(ctx context.Context, texts []SourceText) ([]Conflict, error) {
+	if t.Entailer == nil {
+		return nil, fmt.Errorf("two-way detector: no entailer")
+	}
+	th := t.Threshold
+	if th <= 0 {
+		th = 0.5
+	}
+	maxPairs := t.MaxPairs
+	if maxPairs <= 0 {
+		maxPairs = 200
+	}
+	o := t.Candidates.withDefaults()
+	sents := o.analyse(texts)
+	cands, err := o.candidates(ctx, sents)
+	if err != nil {
+		return nil, err
+	}
+	shared := func(p [2]int32) int {
+		n := 0
+		for _, st := range sents[p[0]].stems {
+			if _, ok := slices.BinarySearch(sents[p[1]].stems, st); ok {
+				n++
+			}
+		}
+		return n
+	}
+	slices.SortStableFunc(cands, func(x, y [2]int32) int { return shared(y) - shared(x) })
+	if len(cands) > maxPairs {
+		cands = cands[:maxPairs]
+	}
+	var out []Conflict
+	seen := make(map[[3]string]bool)
+	for _, p := range cands {
+		a, b := &sents[p[0]], &sents[p[1]]
+		ab, err := t.Entailer.Entail(ctx, a.text, b.text)
+		if err != nil {
+			return nil, fmt.Errorf("entail %s → %s: %w", texts[a.src].ID, texts[b.src].ID, err)
+		}
+		if ab.Contradict <= th {
+			continue
+		}
+		ba, err := t.Entailer.Entail(ctx, b.text, a.text)
+		if err != nil {
+			return nil, fmt.Errorf("entail %s → %s: %w", texts[b.src].ID, texts[a.src].ID, err)
+		}
+		if ba.Contradict <= th {
+			continue
+		}
+		entity := entityNear(a, b, firstShared(a, b))
+		c := Conflict{A: texts[a.src].ID, B: texts[b.src].ID, Entity: entity,
+			SnippetA: snippet(a.text), SnippetB: snippet(b.text), Kind: "entailment", Detector: "two-way"}
+		k := [3]string{c.A, c.B, strings.ToLower(entity)}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// firstShared returns the index of the first token of a whose stem b has,
+// minus one, so that entityNear starts its phrase there.
+func firstShared(a, b *analysed) int {
+	for i, tk := range a.toks {
+		if _, ok := slices.BinarySearch(b.stems, tk.stem); ok && tk.stem != "" {
+			return max(i-1, 0)
+		}
+	}
+	return 0
+}

@@ -1,0 +1,335 @@
+package prov
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/claimtrace/claimtrace"
+)
+
+// Ratio is a share Num/Den that is undefined when Den is 0. It marshals as
+// a JSON number, or null when undefined, so that "no contradiction exists"
+// is never confused with "none surfaced".
+type Ratio struct {
+	Num, Den int
+}
+
+// Value returns Num/Den and whether it is defined.
+func (r Ratio) Value() (float64, bool) {
+	if r.Den == 0 {
+		return 0, false
+	}
+	return float64(r.Num) / float64(r.Den), true
+}
+
+// Defined reports whether the ratio has a non-zero denominator.
+func (r Ratio) Defined() bool { return r.Den != 0 }
+
+// String formats the ratio with three decimals, or "n/a".
+func (r Ratio) String() string {
+	v, ok := r.Value()
+	if !ok {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", v)
+}
+
+// MarshalJSON writes the value or null.
+func (r Ratio) MarshalJSON() ([]byte, error) {
+	v, ok := r.Value()
+	if !ok {
+		return []byte("null"), nil
+	}
+	return json.Marshal(v)
+}
+
+// Mean is an average Sum/N over claims, undefined for no claims; it marshals
+// like Ratio.
+type Mean struct {
+	Sum float64
+	N   int
+}
+
+// Value returns the mean and whether it is defined.
+func (m Mean) Value() (float64, bool) {
+	if m.N == 0 {
+		return 0, false
+	}
+	return m.Sum / float64(m.N), true
+}
+
+// MarshalJSON writes the value or null.
+func (m Mean) MarshalJSON() ([]byte, error) {
+	v, ok := m.Value()
+	if !ok {
+		return []byte("null"), nil
+	}
+	return json.Marshal(v)
+}
+
+// Gap says why a claim's provenance path is not complete.
+type Gap uint8
+
+// Gaps, in the order they are checked.
+const (
+	GapNone             Gap = iota // complete
+	GapNoSource                    // no source has a path to the claim
+	GapUnresolvedSource            // a source in the path has no fetched content or verified identifier
+	GapReasoningNoInput            // a reasoning node in the path has no input
+)
+
+// String describes the gap in words.
+func (g Gap) String() string {
+	switch g {
+	case GapNone:
+		return "complete"
+	case GapNoSource:
+		return "no source"
+	case GapUnresolvedSource:
+		return "unresolved source"
+	case GapReasoningNoInput:
+		return "reasoning without input"
+	}
+	return "gap"
+}
+
+// MarshalText writes the gap's description.
+func (g Gap) MarshalText() ([]byte, error) { return []byte(g.String()), nil }
+
+// ClaimMetrics are the AAR measures of one claim c.
+type ClaimMetrics struct {
+	ID string `json:"id"`
+	// Complete: π(c) holds ≥ 1 source, every source in it is resolved and
+	// every reasoning node in it has ≥ 1 input.
+	Complete bool `json:"complete"`
+	// Gap and GapNode say why not (GapNode is the offending node's id).
+	Gap     Gap    `json:"gap,omitzero"`
+	GapNode string `json:"gap_node,omitempty"`
+	// Sources and Reasoning are |S_c| and |R_c|; Nodes is their sum, the
+	// AEff proxy: nodes a reviewer inspects.
+	Sources   int `json:"sources"`
+	Reasoning int `json:"reasoning"`
+	Nodes     int `json:"nodes"`
+	// Words is the number of words in the excerpts of S_c.
+	Words int `json:"words"`
+	// PSnd is the share of c's citation pairs (direct supports edges from a
+	// source) with ν > τ.
+	PSnd Ratio `json:"psnd"`
+	// CTran is the share of conflicts touching a source of π(c) that the
+	// graph surfaces.
+	CTran Ratio `json:"ctran"`
+}
+
+// Metrics are the AAR measures of one report (AAR §4.3 as made precise in
+// DESIGN.md), with the per-claim detail they aggregate.
+type Metrics struct {
+	Tau float64 `json:"tau"`
+	// Claims is |C|.
+	Claims int `json:"claims"`
+	// PCov is complete claims / claims.
+	PCov Ratio `json:"pcov"`
+	// PSnd is, over all citation pairs P = {(c, s): a supports edge s → c},
+	// the share with ν(c, s) > τ. Contradicts edges are surfaced conflicts,
+	// not citations, so they are not in P.
+	PSnd Ratio `json:"psnd"`
+	// CTran is |D| / |K|, null when K is empty.
+	CTran Ratio `json:"ctran"`
+	// AEffProxy is the mean over claims of |S_c| + |R_c|.
+	AEffProxy Mean `json:"aeff_proxy"`
+	// AEffWords is the mean over claims of the words in the excerpts of S_c.
+	AEffWords Mean `json:"aeff_words"`
+
+	// Conflicts says for each element of K whether it is surfaced, and how.
+	Conflicts []ConflictStatus `json:"conflicts"`
+	PerClaim  []ClaimMetrics   `json:"per_claim"`
+}
+
+// MarshalJSON writes the metrics with their counts (complete claims,
+// citation pairs, sound pairs, conflicts, surfaced conflicts) beside the
+// ratios, so that reports can be pooled.
+func (m *Metrics) MarshalJSON() ([]byte, error) {
+	type plain Metrics
+	type counts struct {
+		CompleteClaims    int `json:"complete_claims"`
+		CitationPairs     int `json:"citation_pairs"`
+		SoundPairs        int `json:"sound_pairs"`
+		Conflicts         int `json:"conflicts"`
+		SurfacedConflicts int `json:"surfaced_conflicts"`
+	}
+	return json.Marshal(struct {
+		*plain
+		Counts counts `json:"counts"`
+	}{(*plain)(m), counts{m.PCov.Num, m.PSnd.Den, m.PSnd.Num, m.CTran.Den, m.CTran.Num}})
+}
+
+// Compute validates g and computes its metrics with threshold tau.
+func Compute(g *Graph, tau float64) (*Metrics, error) {
+	ix, err := NewIndex(g)
+	if err != nil {
+		return nil, err
+	}
+	return ix.Metrics(tau)
+}
+
+// Metrics computes the AAR metrics with threshold tau ∈ [0, 1). Each claim
+// costs one backward walk over its provenance path.
+func (ix *Index) Metrics(tau float64) (*Metrics, error) {
+	w, err := ix.newWalker(tau)
+	if err != nil {
+		return nil, err
+	}
+	m := &Metrics{Tau: tau, Claims: ix.nc, Conflicts: w.statuses, PerClaim: make([]ClaimMetrics, ix.nc)}
+	for _, st := range w.statuses {
+		m.CTran.Den++
+		if st.Surfaced {
+			m.CTran.Num++
+		}
+	}
+	for ci := range ix.nc {
+		cm := &m.PerClaim[ci]
+		w.claim(ci, uint32(ci+1), cm)
+		m.PCov.Den++
+		if cm.Complete {
+			m.PCov.Num++
+		}
+		m.PSnd.Num += cm.PSnd.Num
+		m.PSnd.Den += cm.PSnd.Den
+		m.AEffProxy.Sum += float64(cm.Nodes)
+		m.AEffProxy.N++
+		m.AEffWords.Sum += float64(cm.Words)
+		m.AEffWords.N++
+	}
+	return m, nil
+}
+
+// Orphans returns the claims whose provenance is not complete.
+func (m *Metrics) Orphans() []ClaimMetrics {
+	var out []ClaimMetrics
+	for _, c := range m.PerClaim {
+		if !c.Complete {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// walker holds the scratch state of per-claim walks: visited stamps, the
+// conflicts touching each source (CSR) and whether each is surfaced.
+type walker struct {
+	ix       *Index
+	tau      float64
+	statuses []ConflictStatus
+	surfaced []bool
+	kStart   []int32
+	kList    []int32
+	mark     []uint32
+	kMark    []uint32
+	stack    []int32
+	visited  []int32 // nodes of the last walk, when keep is set
+	keep     bool
+}
+
+func (ix *Index) newWalker(tau float64) (*walker, error) {
+	if math.IsNaN(tau) || tau < 0 || tau >= 1 {
+		return nil, fmt.Errorf("tau %v: want 0 ≤ τ < 1: %w", tau, claimtrace.ErrInvalid)
+	}
+	w := &walker{ix: ix, tau: tau, statuses: ix.Surfacing()}
+	nk := len(ix.g.Conflicts)
+	w.surfaced = make([]bool, nk)
+	for i, st := range w.statuses {
+		w.surfaced[i] = st.Surfaced
+	}
+	deg := make([]int32, ix.ns+1)
+	ends := make([][2]int32, nk)
+	for i, c := range ix.g.Conflicts {
+		a, _ := ix.Lookup(c.A)
+		b, _ := ix.Lookup(c.B)
+		ends[i] = [2]int32{a, b}
+		deg[a]++
+		deg[b]++
+	}
+	w.kStart = prefixSums(deg)
+	w.kList = make([]int32, 2*nk)
+	fill := append([]int32(nil), w.kStart[:ix.ns]...)
+	for i, e := range ends {
+		for _, s := range e {
+			w.kList[fill[s]] = int32(i)
+			fill[s]++
+		}
+	}
+	w.mark = make([]uint32, ix.Len())
+	w.kMark = make([]uint32, nk)
+	w.stack = make([]int32, 0, 64)
+	return w, nil
+}
+
+// claim computes the metrics of claim ci with a stamp no earlier walk of
+// this walker used.
+func (w *walker) claim(ci int, stamp uint32, cm *ClaimMetrics) {
+	ix := w.ix
+	c := int32(ix.ns + ix.nr + ci)
+	cm.ID = ix.g.Claims[ci].ID
+	gap, gapNode := GapNone, int32(-1)
+
+	// Citation pairs: direct supports edges from sources.
+	for _, e := range ix.inEdge[ix.inStart[c]:ix.inStart[c+1]] {
+		if ix.rel[e] == Supports && int(ix.from[e]) < ix.ns {
+			cm.PSnd.Den++
+			if ix.nu[e] > w.tau { // NaN (unknown) compares false
+				cm.PSnd.Num++
+			}
+		}
+	}
+
+	// Backward walk over π(c).
+	w.visited = w.visited[:0]
+	stack := append(w.stack[:0], c)
+	w.mark[c] = stamp
+	for len(stack) > 0 {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, e := range ix.inEdge[ix.inStart[u]:ix.inStart[u+1]] {
+			v := ix.from[e]
+			if w.mark[v] == stamp {
+				continue
+			}
+			w.mark[v] = stamp
+			if w.keep {
+				w.visited = append(w.visited, v)
+			}
+			if int(v) < ix.ns {
+				cm.Sources++
+				cm.Words += int(ix.words[v])
+				if !ix.g.Sources[v].Resolved && gap == GapNone {
+					gap, gapNode = GapUnresolvedSource, v
+				}
+				for _, k := range w.kList[w.kStart[v]:w.kStart[v+1]] {
+					if w.kMark[k] != stamp {
+						w.kMark[k] = stamp
+						cm.CTran.Den++
+						if w.surfaced[k] {
+							cm.CTran.Num++
+						}
+					}
+				}
+				continue // sources have no inputs
+			}
+			cm.Reasoning++
+			if ix.inStart[v] == ix.inStart[v+1] && gap == GapNone {
+				gap, gapNode = GapReasoningNoInput, v
+			}
+			stack = append(stack, v)
+		}
+	}
+	w.stack = stack
+	if cm.Sources == 0 {
+		gap, gapNode = GapNoSource, -1
+	}
+	cm.Gap = gap
+	if gapNode >= 0 {
+		cm.GapNode = ix.ID(gapNode)
+	}
+	cm.Complete = gap == GapNone
+	cm.Nodes = cm.Sources + cm.Reasoning
+}

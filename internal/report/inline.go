@@ -1,0 +1,743 @@
+package report
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/biblio"
+)
+
+// Bounds that keep scanning linear on adversarial input: a link text, a
+// link destination, a code span and a bracketed marker are looked for only
+// this far ahead.
+const (
+	maxLinkText  = 1000
+	maxLinkDest  = 4096
+	maxCodeSpan  = 4096
+	maxMarkerLen = 80
+)
+
+// span is a protected region of a block: a citation marker, a link, an
+// image or a code span. Sentences are never split inside one.
+type span struct {
+	start, end int
+	cite       bool // a citation marker (may trail a sentence)
+}
+
+// scanner finds in-text citations.
+type scanner struct {
+	text, low string
+	entries   []entry
+	byLabel   map[string]int // numeric label, "^x" footnote label or link-definition label → entry
+	glued     bool           // also read "word.12" superscript-style numbers
+	cites     []claimtrace.Citation
+	spans     []span
+}
+
+// inlineLink is a parsed markdown link or image.
+type inlineLink struct {
+	textStart, textEnd int
+	dest               string
+	end                int
+	isURL              bool // dest is a URL or an identifier (not an anchor or relative path)
+}
+
+// scanBlock scans text[start:end] for citation markers.
+func (s *scanner) scanBlock(start, end int) {
+	text, low := s.text, s.low
+	for i := start; i < end; {
+		c := text[i]
+		switch {
+		case c == '\\' && i+1 < end:
+			i += 2
+			continue
+		case c == '`':
+			if j := codeSpanEnd(text, i, end); j > 0 {
+				s.spans = append(s.spans, span{start: i, end: j})
+				i = j
+				continue
+			}
+			n := i
+			for n < end && text[n] == '`' {
+				n++
+			}
+			i = n
+			continue
+		case c == '!' && i+1 < end && text[i+1] == '[':
+			if l, ok := parseInlineLink(text, i+1, end); ok {
+				s.spans = append(s.spans, span{start: i, end: l.end})
+				i = l.end
+				continue
+			}
+		case c == '[':
+			if j := s.bracket(i, end); j > i {
+				i = j
+				continue
+			}
+		case c == '<' && i+1 < end && (strings.HasPrefix(low[i+1:end], "http://") || strings.HasPrefix(low[i+1:end], "https://") || strings.HasPrefix(low[i+1:end], "www.")):
+			lim := min(end, i+maxLinkDest)
+			if j := strings.IndexByte(text[i:lim], '>'); j > 0 && !strings.ContainsAny(text[i:i+j], " \t\n<") {
+				u := text[i+1 : i+j]
+				s.add(claimtrace.Citation{Marker: text[i : i+j+1], Kind: claimtrace.KindAutolink, URL: u, Start: i, End: i + j + 1}, -1)
+				i += j + 1
+				continue
+			}
+		case (c == 'h' || c == 'H' || c == 'w' || c == 'W') && isURLStart(low, i) && boundaryBefore(text, i):
+			j := bareURLEnd(text, i, end)
+			if u := biblio.TrimURLTail(text[i:j]); len(u) > len("https://") {
+				j = i + len(u)
+				s.add(claimtrace.Citation{Marker: u, Kind: claimtrace.KindBareURL, URL: u, Start: i, End: j}, -1)
+				i = j
+				continue
+			}
+		case (c == 'd' || c == 'D') && strings.HasPrefix(low[i:min(end, i+4)], "doi") && boundaryBefore(text, i):
+			if j := s.doiTag(i, end); j > i {
+				i = j
+				continue
+			}
+		case c == '1' && i+3 < end && text[i+1] == '0' && text[i+2] == '.' && boundaryBefore(text, i):
+			if j := s.bareDOI(i, i, end); j > i {
+				i = j
+				continue
+			}
+		case (c == 'a' || c == 'A') && strings.HasPrefix(low[i:min(end, i+5)], "arxiv") && boundaryBefore(text, i):
+			if j := s.arxivTag(i, end); j > i {
+				i = j
+				continue
+			}
+		case c == '/' && i+8 <= end && allDigits(text[i+1:i+8]):
+			s.oldArXiv(i, end)
+		case c == 0xE3 && strings.HasPrefix(text[i:end], "【"):
+			if j := s.lenticular(i, end); j > i {
+				i = j
+				continue
+			}
+		case c == 0xEE && strings.HasPrefix(text[i:end], "\ue200"):
+			if j := s.privateCite(i, end); j > i {
+				i = j
+				continue
+			}
+		case s.glued && c >= '1' && c <= '9':
+			if j := s.gluedNumber(i, end); j > i {
+				i = j
+				continue
+			}
+		}
+		_, size := utf8.DecodeRuneInString(text[i:end])
+		i += size
+	}
+}
+
+// add records a citation. entryIdx, when ≥ 0, is the reference-list entry
+// it resolves to; identifiers are filled from the URL and the entry.
+func (s *scanner) add(c claimtrace.Citation, entryIdx int) {
+	if entryIdx >= 0 {
+		e := s.entries[entryIdx]
+		if c.URL == "" {
+			c.URL = e.url
+		}
+		if c.DOI == "" {
+			c.DOI = e.doi
+		}
+		if c.ArXivID == "" {
+			c.ArXivID = e.arxiv
+		}
+		if c.Title == "" {
+			c.Title = e.title
+		}
+	}
+	if c.URL != "" {
+		if c.DOI == "" {
+			c.DOI = biblio.DOI(c.URL)
+		}
+		if c.ArXivID == "" {
+			c.ArXivID = biblio.ArXivID(c.URL)
+		}
+	}
+	s.cites = append(s.cites, c)
+	s.spans = append(s.spans, span{start: c.Start, end: c.End, cite: true})
+}
+
+// bracket handles a '[' at i: a footnote reference, a link, a reference
+// link or a numbered marker group. It returns the index after what it
+// consumed, or i when the bracket is plain text.
+func (s *scanner) bracket(i, end int) int {
+	text := s.text
+	if i+1 < end && text[i+1] == '^' {
+		lim := min(end, i+maxMarkerLen)
+		if j := strings.IndexByte(text[i:lim], ']'); j > 2 && !strings.ContainsAny(text[i+2:i+j], " \t\n[") {
+			label := "^" + text[i+2:i+j]
+			idx, ok := s.byLabel[label]
+			if !ok {
+				idx = -1
+			}
+			s.add(claimtrace.Citation{Marker: text[i : i+j+1], Kind: claimtrace.KindFootnote, Start: i, End: i + j + 1}, idx)
+			return i + j + 1
+		}
+	}
+	if l, ok := parseInlineLink(text, i, end); ok {
+		inner := text[l.textStart:l.textEnd]
+		switch {
+		case l.isURL:
+			marker := "[" + inner + "]"
+			if n, ok := numberLabel(inner); ok {
+				marker = "[" + n + "]"
+			}
+			s.add(claimtrace.Citation{Marker: marker, Kind: claimtrace.KindLink, URL: l.dest, Start: i, End: l.end}, -1)
+		case strings.HasPrefix(l.dest, "#"):
+			// "[[3]](#ref-3)": a numbered marker linking to the list.
+			if n, ok := numberLabel(inner); ok {
+				s.add(claimtrace.Citation{Marker: "[" + n + "]", Kind: claimtrace.KindNumbered, Start: i, End: l.end}, s.entryFor(n))
+			} else {
+				s.spans = append(s.spans, span{start: i, end: l.end})
+			}
+		default:
+			s.spans = append(s.spans, span{start: i, end: l.end})
+		}
+		return l.end
+	}
+	if j := s.numberGroup(i, end, '[', ']'); j > i {
+		return j
+	}
+	// "[text][label]" reference link with a defined, non-numeric label.
+	lim := min(end, i+maxLinkText)
+	if j := strings.IndexByte(text[i:lim], ']'); j > 0 && i+j+1 < end && text[i+j+1] == '[' {
+		k := strings.IndexByte(text[i+j+1:min(end, i+j+1+maxMarkerLen)], ']')
+		if k > 0 {
+			label := strings.ToLower(text[i+j+2 : i+j+1+k])
+			if label == "" {
+				label = strings.ToLower(text[i+1 : i+j])
+			}
+			if idx, ok := s.byLabel[label]; ok && !isNumber(label) {
+				s.add(claimtrace.Citation{Marker: text[i : i+j+1], Kind: claimtrace.KindLink, Start: i, End: i + j + 2 + k}, idx)
+				return i + j + 2 + k
+			}
+		}
+	}
+	return i
+}
+
+// entryFor returns the entry a numeric label resolves to, or -1.
+func (s *scanner) entryFor(label string) int {
+	if idx, ok := s.byLabel[label]; ok {
+		return idx
+	}
+	return -1
+}
+
+// numberGroup parses "[3]", "[3, 5]", "[3-5]", "[3; 7]", "[4†source]" (and
+// with open/close "【】") at i. Each number becomes a numbered citation
+// spanning the whole group. A group is rejected when it holds a number
+// above 999 that no entry resolves (a year, "[2020]") or a range that is
+// reversed or wider than 50 ("[41-23]").
+func (s *scanner) numberGroup(i, end int, open, close rune) int {
+	text := s.text
+	j := i + utf8.RuneLen(open)
+	lim := min(end, i+maxMarkerLen)
+	var nums []string
+	cur := -1
+	rangeFrom := -1
+	for j < lim {
+		r, size := utf8.DecodeRuneInString(text[j:lim])
+		switch {
+		case r >= '0' && r <= '9':
+			k := j
+			for k < lim && text[k] >= '0' && text[k] <= '9' {
+				k++
+			}
+			if k-j > 5 {
+				return i
+			}
+			n, _ := strconv.Atoi(text[j:k])
+			if rangeFrom >= 0 {
+				if n < rangeFrom || n-rangeFrom > 50 {
+					return i
+				}
+				for m := rangeFrom + 1; m <= n; m++ {
+					nums = append(nums, strconv.Itoa(m))
+				}
+				rangeFrom = -1
+			} else {
+				nums = append(nums, strconv.Itoa(n))
+			}
+			cur = n
+			j = k
+			continue
+		case r == ' ' || r == ',' || r == ';' || r == '，' || r == '、' || r == '；':
+			cur = -1
+		case r == '-' || r == '–' || r == '—' || r == '~':
+			if cur < 0 {
+				return i
+			}
+			rangeFrom = cur
+			cur = -1
+		case r == '†' || r == ':':
+			// "【4†source】", "【4:2†source】": keep the first number, skip to the close.
+			if len(nums) == 0 {
+				return i
+			}
+			k := strings.IndexRune(text[j:lim], close)
+			if k < 0 {
+				return i
+			}
+			j += k
+			continue
+		case r == close:
+			if len(nums) == 0 || rangeFrom >= 0 {
+				return i
+			}
+			stop := j + size
+			if close == ']' && stop < end && (text[stop] == '(' || (text[stop] == ':' && lineStartBefore(text, i))) {
+				return i
+			}
+			for _, n := range nums {
+				v, _ := strconv.Atoi(n)
+				if v > 999 {
+					if _, ok := s.byLabel[n]; !ok {
+						return i
+					}
+				}
+			}
+			for _, n := range nums {
+				s.add(claimtrace.Citation{Marker: "[" + n + "]", Kind: claimtrace.KindNumbered, Start: i, End: stop}, s.entryFor(n))
+			}
+			return stop
+		default:
+			return i
+		}
+		j += size
+	}
+	return i
+}
+
+// lenticular handles "【n】" markers.
+func (s *scanner) lenticular(i, end int) int {
+	return s.numberGroup(i, end, '【', '】')
+}
+
+// privateCite handles ChatGPT's private-use citation markers
+// ("\ue200cite\ue202turn9view0\ue202turn11view0\ue201"): one citation per
+// source token, without a target (the export does not resolve them).
+func (s *scanner) privateCite(i, end int) int {
+	lim := min(end, i+1024)
+	k := strings.Index(s.text[i:lim], "\ue201")
+	if k < 0 {
+		return i
+	}
+	stop := i + k + len("\ue201")
+	parts := strings.Split(s.text[i+len("\ue200"):i+k], "\ue202")
+	if len(parts) == 0 || (parts[0] != "cite" && parts[0] != "filecite") {
+		s.spans = append(s.spans, span{start: i, end: stop})
+		return stop
+	}
+	for _, p := range parts[1:] {
+		if p != "" {
+			s.add(claimtrace.Citation{Marker: p, Kind: claimtrace.KindNumbered, Start: i, End: stop}, -1)
+		}
+	}
+	return stop
+}
+
+// gluedNumber handles superscript numbers flattened into the text after a
+// word and a punctuation mark ("…from parent to offspring.1 This…",
+// "…debate.2,5"), as in Gemini exports whose numbered list resolves them.
+// Every number must resolve to an entry.
+func (s *scanner) gluedNumber(i, end int) int {
+	text := s.text
+	if i < 2 {
+		return i
+	}
+	p := text[i-1]
+	if !strings.ContainsRune(".,;:)\"", rune(p)) {
+		r, _ := utf8.DecodeLastRuneInString(text[:i])
+		if r != '”' && r != '’' {
+			return i
+		}
+	}
+	before, _ := utf8.DecodeLastRuneInString(text[:i-1])
+	if p == '.' || p == ',' || p == ';' || p == ':' {
+		if !unicode.IsLetter(before) && before != ')' && before != '"' && before != '”' {
+			return i
+		}
+		if p == '.' && abbreviationBefore(text, i-1) {
+			return i
+		}
+	}
+	var nums []string
+	j := i
+	for {
+		k := j
+		for k < end && k-j < 3 && text[k] >= '0' && text[k] <= '9' {
+			k++
+		}
+		if k == j || (k < end && text[k] >= '0' && text[k] <= '9') {
+			return i
+		}
+		n := text[j:k]
+		if _, ok := s.byLabel[n]; !ok {
+			return i
+		}
+		nums = append(nums, n)
+		j = k
+		if j+1 < end && text[j] == ',' && text[j+1] >= '1' && text[j+1] <= '9' {
+			j++
+			continue
+		}
+		break
+	}
+	if j < end {
+		r, _ := utf8.DecodeRuneInString(text[j:end])
+		if !unicode.IsSpace(r) && r != '[' && r != '\ue200' {
+			return i
+		}
+	}
+	for _, n := range nums {
+		s.add(claimtrace.Citation{Marker: "[" + n + "]", Kind: claimtrace.KindNumbered, Start: i, End: j}, s.entryFor(n))
+	}
+	return j
+}
+
+// doiTag handles "doi:10.…", "DOI 10.…" and "doi.org/10.…" at i.
+func (s *scanner) doiTag(i, end int) int {
+	low := s.low
+	j := i + 3
+	if strings.HasPrefix(low[j:min(end, j+5)], ".org/") {
+		j += 5
+	} else {
+		for j < end && (low[j] == ' ' || low[j] == ':' || low[j] == '\t') {
+			j++
+		}
+		if strings.HasPrefix(s.text[j:end], "：") {
+			j += len("：")
+		}
+		for j < end && low[j] == ' ' {
+			j++
+		}
+	}
+	if !strings.HasPrefix(low[j:end], "10.") {
+		return i
+	}
+	return s.bareDOI(i, j, end)
+}
+
+// bareDOI handles a DOI starting at at, the marker starting at i.
+func (s *scanner) bareDOI(i, at, end int) int {
+	j := at
+	for j < end {
+		r, size := utf8.DecodeRuneInString(s.text[j:end])
+		if unicode.IsSpace(r) || r == '"' || r == '<' || r == '>' || r == '`' || r == '|' || r == '[' || r == ']' || isCJKPunct(r) || (r >= 0x80 && !unicode.IsLetter(r)) {
+			break
+		}
+		j += size
+	}
+	raw := biblio.TrimURLTail(s.text[at:j])
+	d := biblio.DOI(raw)
+	if d == "" {
+		return i
+	}
+	j = at + len(raw)
+	s.add(claimtrace.Citation{Marker: s.text[i:j], Kind: claimtrace.KindDOI, DOI: d, Start: i, End: j}, -1)
+	return j
+}
+
+var arxivTagRE = regexp.MustCompile(`(?i)^arxiv(?:\.org/(?:abs|pdf)/|\s*[:：]?\s*)((?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?)`)
+
+// arxivTag handles "arXiv:2101.00001v2", "arXiv 2101.00001" and
+// "arxiv.org/abs/…" without a scheme.
+func (s *scanner) arxivTag(i, end int) int {
+	m := arxivTagRE.FindStringSubmatchIndex(s.text[i:min(end, i+60)])
+	if m == nil {
+		return i
+	}
+	j := i + m[1]
+	if j < end && (isAlnumByte(s.text[j]) || s.text[j] == '.' && j+1 < end && isAlnumByte(s.text[j+1])) {
+		return i
+	}
+	id := biblio.ArXivID(s.text[i+m[2] : i+m[3]])
+	if id == "" {
+		return i
+	}
+	s.add(claimtrace.Citation{Marker: s.text[i:j], Kind: claimtrace.KindArXiv, ArXivID: id, Start: i, End: j}, -1)
+	return j
+}
+
+// oldArXiv handles an old-style identifier "hep-th/9901001" whose '/' is at
+// slash; the archive name precedes it.
+func (s *scanner) oldArXiv(slash, end int) {
+	start := slash
+	for start > 0 && (isLowerByte(s.low[start-1]) || s.low[start-1] == '-' || s.low[start-1] == '.') {
+		start--
+	}
+	if start == slash || (start > 0 && (isAlnumByte(s.text[start-1]) || s.text[start-1] == '/')) {
+		return
+	}
+	j := slash + 8
+	if j < end && s.text[j] == 'v' {
+		for j+1 < end && s.text[j+1] >= '0' && s.text[j+1] <= '9' {
+			j++
+		}
+		j++
+	}
+	if j < end && isAlnumByte(s.text[j]) {
+		return
+	}
+	if len(s.cites) > 0 && s.cites[len(s.cites)-1].End > start {
+		return
+	}
+	id := biblio.ArXivID(s.text[start:j])
+	if id == "" || !strings.Contains(id, "/") {
+		return
+	}
+	s.add(claimtrace.Citation{Marker: s.text[start:j], Kind: claimtrace.KindArXiv, ArXivID: id, Start: start, End: j}, -1)
+}
+
+// parseInlineLink parses a markdown link "[text](dest "title")" starting
+// at the '[' at i.
+func parseInlineLink(text string, i, end int) (inlineLink, bool) {
+	depth := 0
+	lim := min(end, i+maxLinkText)
+	j := i
+	for ; j < lim; j++ {
+		switch text[j] {
+		case '\\':
+			j++
+			continue
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case '\n':
+			if j+1 < lim && text[j+1] == '\n' {
+				return inlineLink{}, false
+			}
+		}
+		if depth == 0 {
+			break
+		}
+	}
+	if j >= lim || depth != 0 || j+1 >= end || text[j+1] != '(' {
+		return inlineLink{}, false
+	}
+	l := inlineLink{textStart: i + 1, textEnd: j}
+	k := j + 2
+	for k < end && (text[k] == ' ' || text[k] == '\t') {
+		k++
+	}
+	dlim := min(end, k+maxLinkDest)
+	var dest string
+	if k < dlim && text[k] == '<' {
+		e := strings.IndexByte(text[k:dlim], '>')
+		if e < 0 {
+			return inlineLink{}, false
+		}
+		dest = text[k+1 : k+e]
+		k += e + 1
+	} else {
+		d := k
+		par := 0
+		for d < dlim {
+			c := text[d]
+			if c == '\\' && d+1 < dlim {
+				d += 2
+				continue
+			}
+			if c == ' ' || c == '\t' || c == '\n' {
+				break
+			}
+			if c == '(' {
+				par++
+			} else if c == ')' {
+				if par == 0 {
+					break
+				}
+				par--
+			}
+			d++
+		}
+		if d >= dlim {
+			return inlineLink{}, false
+		}
+		dest = text[k:d]
+		k = d
+	}
+	for k < end && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n') {
+		k++
+	}
+	if k < end && (text[k] == '"' || text[k] == '\'') {
+		q := text[k]
+		e := strings.IndexByte(text[k+1:min(end, k+1+maxLinkText)], q)
+		if e < 0 {
+			return inlineLink{}, false
+		}
+		k += e + 2
+		for k < end && (text[k] == ' ' || text[k] == '\t') {
+			k++
+		}
+	}
+	if k >= end || text[k] != ')' {
+		return inlineLink{}, false
+	}
+	l.dest = strings.ReplaceAll(dest, `\_`, "_")
+	l.end = k + 1
+	ld := asciiLower(l.dest)
+	l.isURL = strings.HasPrefix(ld, "http://") || strings.HasPrefix(ld, "https://") || strings.HasPrefix(ld, "www.") || strings.HasPrefix(ld, "doi:") || strings.HasPrefix(ld, "arxiv:")
+	return l, true
+}
+
+// codeSpanEnd returns the end of an inline code span opened by the backtick
+// run at i, or 0 when it is not closed nearby.
+func codeSpanEnd(text string, i, end int) int {
+	n := i
+	for n < end && text[n] == '`' {
+		n++
+	}
+	run := text[i:n]
+	lim := min(end, n+maxCodeSpan)
+	for k := n; k < lim; {
+		j := strings.Index(text[k:lim], run)
+		if j < 0 {
+			return 0
+		}
+		j += k
+		e := j + len(run)
+		if e < end && text[e] == '`' {
+			for e < end && text[e] == '`' {
+				e++
+			}
+			k = e
+			continue
+		}
+		return e
+	}
+	return 0
+}
+
+// isURLStart reports whether an http(s):// or www. URL starts at i.
+func isURLStart(low string, i int) bool {
+	r := low[i:min(len(low), i+8)]
+	return strings.HasPrefix(r, "https://") || strings.HasPrefix(r, "http://") || (strings.HasPrefix(r, "www.") && len(low) > i+5 && isAlnumByte(low[i+4]))
+}
+
+// bareURLEnd returns where a bare URL starting at i ends: at white space,
+// '<', '>', '"', '`', '|', a bracket, full-width punctuation, or a CJK
+// character that does not directly follow a path separator (so
+// "…/zh-hans/中產階級" keeps its path while "https://x.org/a以及" stops at "以").
+// Trailing punctuation is trimmed by the caller.
+func bareURLEnd(text string, i, end int) int {
+	j := i
+	inCJK := false
+	for j < end {
+		r, size := utf8.DecodeRuneInString(text[j:end])
+		if r < 0x80 {
+			if r <= ' ' || strings.ContainsRune("<>\"`|[]\\", r) {
+				break
+			}
+			inCJK = false
+			j += size
+			continue
+		}
+		if unicode.IsSpace(r) || isCJKPunct(r) || r == utf8.RuneError || r == '\ue200' {
+			break
+		}
+		if isCJK(r) && !inCJK {
+			prev := text[j-1]
+			if prev != '/' && prev != '=' && prev != '-' && prev != '_' {
+				break
+			}
+			inCJK = true
+		}
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r) {
+			break
+		}
+		j += size
+	}
+	return j
+}
+
+// boundaryBefore reports whether position i starts a token: the byte before
+// it is not a letter, digit or URL-ish joiner.
+func boundaryBefore(text string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	c := text[i-1]
+	if c >= 0x80 {
+		r, _ := utf8.DecodeLastRuneInString(text[:i])
+		return !unicode.IsLetter(r) || isCJK(r)
+	}
+	return !isAlnumByte(c) && strings.IndexByte("/.@-_=%&+~#", c) < 0
+}
+
+// lineStartBefore reports whether only blanks precede i on its line.
+func lineStartBefore(text string, i int) bool {
+	for k := i - 1; k >= 0; k-- {
+		switch text[k] {
+		case '\n':
+			return true
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// numberLabel reports whether a link text is a bare number ("3", "[3]",
+// "^3"), returning it.
+func numberLabel(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, "^")
+	if len(s) >= 2 && s[0] == '[' && s[len(s)-1] == ']' {
+		s = s[1 : len(s)-1]
+	}
+	if isNumber(s) && len(s) <= 5 {
+		n, _ := strconv.Atoi(s)
+		return strconv.Itoa(n), true
+	}
+	return "", false
+}
+
+func isNumber(s string) bool { return s != "" && allDigits(s) }
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnumByte(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+func isLowerByte(c byte) bool { return c >= 'a' && c <= 'z' }
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// isCJK reports whether r is a Han, Hiragana, Katakana or Hangul character.
+func isCJK(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
+}
+
+// isCJKPunct reports whether r is full-width or CJK punctuation.
+func isCJKPunct(r rune) bool {
+	return (r >= 0x3000 && r <= 0x303F) || (r >= 0xFF00 && r <= 0xFF0F) || (r >= 0xFF1A && r <= 0xFF20) ||
+		(r >= 0xFF3B && r <= 0xFF40) || (r >= 0xFF5B && r <= 0xFF65) || r == '“' || r == '”' || r == '‘' || r == '’' || r == '…'
+}
+
+// asciiLower lowercases ASCII letters only, keeping byte offsets.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,192 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/claimtrace/claimtrace"
+)
+
+// MaxReportBytes is the largest report file Load and Decode accept. Real
+// deep-research reports are well under 1 MiB; the cap keeps a stray
+// multi-gigabyte file from being read into memory.
+const MaxReportBytes = 16 << 20
+
+// textKeys are the JSON fields that may hold a report's text, in order of
+// preference. The first six are the reports-directory contract
+// (DESIGN.md); "article" is DeepResearch Bench's field, "report" and
+// "answer" are common in agent outputs.
+var textKeys = []string{"response", "content", "text", "message", "output", "result", "article", "report", "answer"}
+
+// Load reads a report file and returns its text.
+//
+// A <id>.json file holds the text in the first non-empty of the fields
+// response, content, text, message, output, result (then article, report,
+// answer), as a string, as {"content": "…"} / {"text": "…"}, or as a list of
+// content blocks ([{"type": "text", "text": "…"}], OpenAI Responses
+// "output"); an OpenAI chat completion (choices[0].message.content) and a
+// Gemini response (candidates[0].content.parts) are read too. Any other file
+// (<id>.md, <id>.txt) is the text itself. A leading byte-order mark is
+// dropped.
+//
+// Errors name the file and wrap claimtrace.ErrTooLarge (over MaxReportBytes,
+// checked before reading), claimtrace.ErrInvalid (invalid JSON, no text field,
+// invalid UTF-8 with its byte offset, empty text) or the I/O error.
+func Load(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("report %s: %w", path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("report %s: %w", path, err)
+	}
+	if fi.IsDir() {
+		return "", fmt.Errorf("report %s: is a directory: %w", path, claimtrace.ErrInvalid)
+	}
+	if fi.Size() > MaxReportBytes {
+		return "", fmt.Errorf("report %s: %d bytes, over the %d-byte limit: %w", path, fi.Size(), MaxReportBytes, claimtrace.ErrTooLarge)
+	}
+	// The size may change while reading (or the file may not be regular):
+	// read at most one byte past the limit to notice.
+	data, err := io.ReadAll(io.LimitReader(f, MaxReportBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("report %s: %w", path, err)
+	}
+	return Decode(path, data)
+}
+
+// Decode applies Load's rules to a report already read; name is the file
+// name (its extension selects JSON or plain text) and appears in errors.
+func Decode(name string, data []byte) (string, error) {
+	if len(data) > MaxReportBytes {
+		return "", fmt.Errorf("report %s: over the %d-byte limit: %w", name, MaxReportBytes, claimtrace.ErrTooLarge)
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if off := invalidUTF8(data); off >= 0 {
+		return "", fmt.Errorf("report %s: invalid UTF-8 at byte %d: %w", name, off, claimtrace.ErrInvalid)
+	}
+	var text string
+	if strings.EqualFold(filepath.Ext(name), ".json") {
+		t, err := decodeJSON(data)
+		if err != nil {
+			return "", fmt.Errorf("report %s: %w", name, err)
+		}
+		text = t
+	} else {
+		text = string(data)
+	}
+	if strings.TrimSpace(text) == "" {
+		return "", fmt.Errorf("report %s: empty report text: %w", name, claimtrace.ErrInvalid)
+	}
+	return text, nil
+}
+
+// invalidUTF8 returns the offset of the first byte that is not valid UTF-8,
+// or -1.
+func invalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// decodeJSON extracts the report text from a JSON document.
+func decodeJSON(data []byte) (string, error) {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(data, &doc); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return "", fmt.Errorf("invalid JSON at byte %d: %v: %w", se.Offset, se, claimtrace.ErrInvalid)
+		}
+		return "", fmt.Errorf("invalid JSON: not an object: %v: %w", err, claimtrace.ErrInvalid)
+	}
+	for _, k := range textKeys {
+		if t := textOf(doc[k], 0); strings.TrimSpace(t) != "" {
+			return t, nil
+		}
+	}
+	// OpenAI chat completions and Gemini responses.
+	for _, k := range []string{"choices", "candidates"} {
+		if t := textOf(doc[k], 0); strings.TrimSpace(t) != "" {
+			return t, nil
+		}
+	}
+	keys := slices.Sorted(maps.Keys(doc))
+	return "", fmt.Errorf("no text in any of the fields %s (found %s): %w", strings.Join(textKeys, ", "), strings.Join(keys, ", "), claimtrace.ErrInvalid)
+}
+
+// textOf returns the text held by a JSON value: a string; an object's
+// "content", "text", "message" or "parts" (recursively); the concatenated
+// texts of a list of content blocks or choices. Depth is bounded.
+func textOf(raw json.RawMessage, depth int) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || depth > 5 {
+		return ""
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	case '{':
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil {
+			return ""
+		}
+		for _, k := range []string{"content", "text", "message", "parts", "output_text"} {
+			if t := textOf(obj[k], depth+1); strings.TrimSpace(t) != "" {
+				return t
+			}
+		}
+	case '[':
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return ""
+		}
+		var parts []string
+		for _, it := range items {
+			if t := textOf(it, depth+1); strings.TrimSpace(t) != "" {
+				parts = append(parts, t)
+			}
+			if len(parts) > 0 && isChoiceList(it) {
+				break // the first choice or candidate is the answer
+			}
+		}
+		return strings.Join(parts, "\n\n")
+	}
+	return ""
+}
+
+// isChoiceList reports whether a list item is an OpenAI choice or a Gemini
+// candidate (alternatives, of which only the first is the answer) rather
+// than a content block (parts of one answer).
+func isChoiceList(item json.RawMessage) bool {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(item, &obj) != nil {
+		return false
+	}
+	_, choice := obj["finish_reason"]
+	_, cand := obj["finishReason"]
+	_, msg := obj["message"]
+	_, idx := obj["index"]
+	return choice || cand || (msg && idx)
+}

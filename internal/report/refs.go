@@ -1,0 +1,498 @@
+package report
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/claimtrace/claimtrace/internal/biblio"
+)
+
+// entry is one entry of a report's reference list, or one footnote or link
+// definition.
+type entry struct {
+	labels     []string // "3", "27"; "^x" for footnotes; link-definition labels lowercased; none for bullets
+	marker     string   // the labels as written ("[27] [59]", "3.", "[^x]")
+	start, end int      // span of the whole entry, markers included
+	url        string
+	doi        string
+	arxiv      string
+	title      string
+}
+
+// refHeading matches the titles of reference sections, in the languages
+// the reports come in.
+var refHeading = regexp.MustCompile(`(?i)^(?:[\w-]+\s+){0,2}(?:references?|reference list|sources?|sources cited|cited sources|bibliography|works cited|citations|cited works|literature cited|further reading|notes|footnotes|links)$|^(?:参考文献|参考资料|参考来源|引用来源|资料来源|信息来源|来源|引用|引用的著作|引用文献|文献|出处|參考文獻|參考資料|資料來源|引用的著作|参考文献リスト|出典)$`)
+
+// refHeadingText reports whether a heading (or a short line on its own)
+// titles a reference section, ignoring markdown emphasis, numbering and a
+// trailing colon.
+//
+// A markdown heading may qualify the word ("Key Sources", "Further
+// Reading"); a plain line must be the word alone, since plain-text exports
+// also flatten tables whose column headers read "Key references".
+func refHeadingText(s string) bool {
+	return refTitle(s, true)
+}
+
+func refPlainTitle(s string) bool {
+	return refTitle(s, false)
+}
+
+func refTitle(s string, qualified bool) bool {
+	s = strings.TrimSpace(s)
+	s = strings.Trim(s, "*_#: ：")
+	s = strings.TrimLeft(s, "0123456789.)IVX ")
+	s = strings.Trim(s, "*_: ：")
+	if s == "" || len(s) > 60 {
+		return false
+	}
+	if !qualified && strings.ContainsAny(s, " \t") && !refHeadingTwoWords[strings.ToLower(s)] {
+		return false
+	}
+	return refHeading.MatchString(s)
+}
+
+// refHeadingTwoWords are the multi-word titles accepted on a plain line.
+var refHeadingTwoWords = map[string]bool{
+	"reference list": true, "works cited": true, "cited works": true, "sources cited": true,
+	"cited sources": true, "literature cited": true, "further reading": true,
+}
+
+// findReferenceSections marks the blocks that form reference lists:
+// sections under a reference heading whose blocks mostly look like entries,
+// and a trailing run of "[n] …" entries without a heading (ChatGPT export).
+// Definition blocks are always entries. It returns the block index ranges
+// [from, to) of the sections found.
+func findReferenceSections(text string, lines []line, blocks []block) [][2]int {
+	var sections [][2]int
+	for i := 0; i < len(blocks); i++ {
+		b := blocks[i]
+		level := -1
+		switch {
+		case b.kind == blockHeading && refHeadingText(text[b.start:b.end]):
+			level = b.level
+		case (b.kind == blockPara || b.kind == blockItem) && b.first == b.last && refPlainTitle(text[b.start:b.end]):
+			level = plainTitleLevel
+		default:
+			continue
+		}
+		j := i + 1
+		for j < len(blocks) && !(blocks[j].kind == blockHeading && (level == plainTitleLevel || blocks[j].level <= level)) {
+			j++
+		}
+		if looksLikeEntries(text, blocks[i+1:j]) {
+			sections = append(sections, [2]int{i, j})
+			i = j - 1
+		}
+	}
+	// A trailing headerless list: "[n] …" lines and URL lines at the end.
+	j := len(blocks)
+	start := j
+	bracketed := 0
+	for k := j - 1; k >= 0; k-- {
+		b := blocks[k]
+		if len(sections) > 0 && k < sections[len(sections)-1][1] {
+			break
+		}
+		t := text[b.start:b.end]
+		if b.kind == blockDef || b.kind == blockRule {
+			start = k
+			continue
+		}
+		if b.kind != blockPara && b.kind != blockItem {
+			break
+		}
+		if _, n := leadingLabels(t); n > 0 {
+			bracketed++
+			start = k
+			continue
+		}
+		if isURLOnly(t) {
+			start = k
+			continue
+		}
+		break
+	}
+	if bracketed >= 2 {
+		sections = append(sections, [2]int{start, len(blocks)})
+	}
+	for _, s := range sections {
+		for k := s[0]; k < s[1]; k++ {
+			if proseCitingMany(text, blocks[k]) {
+				continue
+			}
+			blocks[k].refs = true
+			blocks[k].skip = true
+		}
+	}
+	for k := range blocks {
+		if blocks[k].kind == blockDef {
+			blocks[k].skip = true
+		}
+	}
+	return sections
+}
+
+// proseCitingMany reports whether a block in a reference section is a
+// sentence citing several sources inline ("All citations correspond to …:
+// market sizing [[1]](…)[[2]](…), …") rather than an entry: it does not
+// start like an entry and holds three links or more.
+func proseCitingMany(text string, b block) bool {
+	if b.kind != blockPara {
+		return false
+	}
+	t := text[b.start:b.end]
+	if _, n := leadingLabels(t); n > 0 || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "<") || isURLOnly(t) {
+		return false
+	}
+	return strings.Count(t, "](http") >= 3
+}
+
+// looksLikeEntries reports whether at least half of a section's blocks
+// (and at least one) look like bibliography entries, so a "Data sources"
+// section of prose is not taken for a reference list.
+func looksLikeEntries(text string, bs []block) bool {
+	n, yes := 0, 0
+	for _, b := range bs {
+		if b.kind == blockRule || b.kind == blockTableSep {
+			continue
+		}
+		n++
+		t := text[b.start:b.end]
+		_, labels := leadingLabels(t)
+		switch {
+		case b.kind == blockDef:
+			yes++
+		case strings.Contains(t, "://") || strings.Contains(t, "doi:") || strings.Contains(strings.ToLower(t), "arxiv"):
+			yes++
+		case labels > 0 || b.kind == blockItem:
+			if yearRE.MatchString(t) || strings.ContainsAny(t, "“\"") {
+				yes++
+			}
+		case yearRE.MatchString(t) && len(t) < 600 && (strings.Contains(t, "et al") || strings.ContainsAny(t, "“\"") || authorLike(sentenceSegments(t)[0])):
+			yes++
+		}
+	}
+	return n > 0 && yes*2 >= n
+}
+
+var (
+	yearRE      = regexp.MustCompile(`\b(?:19|20)\d\d\b`)
+	linkLabelRE = regexp.MustCompile(`^\[\[?(\d{1,4})\]?\]\(`)
+)
+
+// leadingLabels parses the labels an entry line starts with: "[3]",
+// "[27] [59]", "【3】", "^3". It returns the labels and the byte length of
+// the label prefix (0 when there is none).
+func leadingLabels(t string) ([]string, int) {
+	var labels []string
+	i := 0
+	for {
+		j := i
+		for j < len(t) && (t[j] == ' ' || t[j] == '\t') {
+			j++
+		}
+		open, close := "[", "]"
+		if strings.HasPrefix(t[j:], "【") {
+			open, close = "【", "】"
+		}
+		if !strings.HasPrefix(t[j:], open) {
+			break
+		}
+		k := j + len(open)
+		d := k
+		for d < len(t) && d-k < 5 && t[d] >= '0' && t[d] <= '9' {
+			d++
+		}
+		if d == k || !strings.HasPrefix(t[d:], close) {
+			break
+		}
+		if strings.HasPrefix(t[d+len(close):], "(") || strings.HasPrefix(t[d+len(close):], ":") {
+			break // a link "[3](url)" or a definition
+		}
+		labels = append(labels, t[k:d])
+		i = d + len(close)
+	}
+	if len(labels) == 0 {
+		return nil, 0
+	}
+	return labels, i
+}
+
+// isURLOnly reports whether a block is a single URL (the ChatGPT export
+// repeats each reference's URL on a line of its own).
+func isURLOnly(t string) bool {
+	t = strings.TrimSpace(t)
+	l := strings.ToLower(t)
+	return (strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "<http")) && !strings.ContainsAny(t, " \t\n")
+}
+
+// parseEntries splits reference sections and definition blocks into
+// entries.
+func parseEntries(text string, lines []line, blocks []block, sections [][2]int) []entry {
+	var entries []entry
+	for _, s := range sections {
+		entries = append(entries, sectionEntries(text, lines, blocks[s[0]:s[1]])...)
+	}
+	for _, b := range blocks {
+		if b.kind != blockDef || b.refs {
+			continue
+		}
+		entries = append(entries, defEntry(text, lines, b))
+	}
+	return entries
+}
+
+// defEntry turns a definition block into an entry.
+func defEntry(text string, lines []line, b block) entry {
+	start := lines[b.first].content
+	e := entry{start: start, end: b.end, marker: "[" + b.label + "]"}
+	if strings.HasPrefix(b.label, "^") {
+		e.labels = []string{b.label}
+	} else {
+		e.labels = []string{strings.ToLower(b.label)}
+	}
+	fillEntry(&e, text[b.start:b.end])
+	return e
+}
+
+// sectionEntries splits the lines of one reference section into entries.
+// A line starting with labels ("[3]", "3.", "- ", "[^x]:") starts an entry;
+// other lines continue the current one. In a labelled list a blank line does
+// not end an entry (the ChatGPT export puts each URL a blank line below its
+// label); in an unlabelled bibliography each paragraph is an entry.
+func sectionEntries(text string, lines []line, bs []block) []entry {
+	var entries []entry
+	var cur *entry
+	labelled := false
+	gap := false
+	contentStart := 0
+	flush := func() {
+		if cur == nil {
+			return
+		}
+		_, cur.end = trimSpan(text, cur.start, cur.end)
+		fillEntry(cur, text[contentStart:cur.end])
+		if cur.start < cur.end {
+			entries = append(entries, *cur)
+		}
+		cur = nil
+	}
+	for bi, b := range bs {
+		if !b.refs {
+			continue
+		}
+		switch b.kind {
+		case blockHeading, blockRule, blockCode, blockTableSep:
+			if bi > 0 || b.kind != blockHeading {
+				flush()
+			}
+			continue
+		}
+		if bi == 0 && b.first == b.last && refHeadingText(text[b.start:b.end]) {
+			continue // the section's own title line
+		}
+		for li := b.first; li <= b.last; li++ {
+			ln := lines[li]
+			t := text[ln.content:ln.end]
+			if strings.TrimSpace(t) == "" {
+				gap = true
+				continue
+			}
+			labels, n, marker := entryStart(t, b.kind == blockDef && li == b.first, b.label)
+			if n > 0 || marker != "" {
+				flush()
+				if len(labels) > 0 {
+					labelled = true
+				}
+				cur = &entry{labels: labels, marker: marker, start: ln.content, end: ln.end}
+				contentStart = ln.content + n
+				gap = false
+				continue
+			}
+			if cur != nil && (labelled || !gap) {
+				cur.end = ln.end
+				continue
+			}
+			flush()
+			cur = &entry{start: ln.content, end: ln.end}
+			contentStart = ln.content
+			gap = false
+		}
+		gap = true
+	}
+	flush()
+	return entries
+}
+
+// entryStart recognises the start of an entry on a line and returns its
+// labels, the length of the label prefix and the marker as written.
+func entryStart(t string, def bool, defLabel string) ([]string, int, string) {
+	if def {
+		end := strings.IndexByte(t, ':') + 1
+		for end < len(t) && (t[end] == ' ' || t[end] == '\t') {
+			end++
+		}
+		label := defLabel
+		if !strings.HasPrefix(label, "^") {
+			label = strings.ToLower(label)
+		}
+		return []string{label}, end, "[" + defLabel + "]"
+	}
+	if labels, n := leadingLabels(t); n > 0 {
+		return labels, n, strings.TrimSpace(t[:n])
+	}
+	if m := linkLabelRE.FindStringSubmatch(t); m != nil {
+		// "[[3]](url) Title": the label is the link text; the link stays
+		// in the content, where it gives the URL.
+		n, _ := numberLabel(m[1])
+		return []string{n}, 0, "[" + m[1] + "]"
+	}
+	if n := listMarker(t); n > 0 {
+		m := strings.TrimSpace(t[:n])
+		if m[0] >= '0' && m[0] <= '9' {
+			return []string{strings.TrimRight(m, ".)")}, n, m
+		}
+		// "- [3] …": a bullet followed by labels.
+		if labels, k := leadingLabels(t[n:]); k > 0 {
+			return labels, n + k, strings.TrimSpace(t[n : n+k])
+		}
+		return nil, n, m
+	}
+	return nil, 0, ""
+}
+
+// fillEntry extracts an entry's URL, DOI, arXiv id and title from its
+// content (the entry text after its labels).
+func fillEntry(e *entry, content string) {
+	links := findEntryURLs(content)
+	for _, l := range links {
+		if e.url == "" && l.url != "" {
+			e.url = l.url
+		}
+	}
+	for _, l := range links {
+		if e.doi == "" {
+			e.doi = biblio.DOI(l.url)
+		}
+		if e.arxiv == "" {
+			e.arxiv = biblio.ArXivID(l.url)
+		}
+	}
+	stripped := stripURLs(content, links)
+	if e.doi == "" {
+		e.doi = biblio.DOI(stripped)
+	}
+	if e.arxiv == "" {
+		e.arxiv = biblio.ArXivID(stripped)
+	}
+	e.title = entryTitle(stripped, links)
+}
+
+// entryLink is a URL found in an entry, with the span it occupies and the
+// text of its markdown link, if any.
+type entryLink struct {
+	url        string
+	start, end int
+	text       string
+}
+
+// findEntryURLs finds the URLs of an entry: markdown links, autolinks and
+// bare URLs, rejoining a bare URL that a space has broken
+// ("https://doi. org/10.1/x", "…/long/ path.pdf").
+func findEntryURLs(s string) []entryLink {
+	var out []entryLink
+	low := asciiLower(s)
+	for i := 0; i < len(s); {
+		switch {
+		case s[i] == '[':
+			if l, ok := parseInlineLink(s, i, len(s)); ok && l.isURL {
+				out = append(out, entryLink{url: l.dest, start: i, end: l.end, text: s[l.textStart:l.textEnd]})
+				i = l.end
+				continue
+			}
+		case s[i] == '<' && (strings.HasPrefix(low[i+1:], "http://") || strings.HasPrefix(low[i+1:], "https://")):
+			if j := strings.IndexByte(s[i:], '>'); j > 0 && !strings.ContainsAny(s[i:i+j], " \t\n") {
+				out = append(out, entryLink{url: s[i+1 : i+j], start: i, end: i + j + 1})
+				i += j + 1
+				continue
+			}
+		case isURLStart(low, i):
+			end := bareURLEnd(s, i, len(s))
+			u := s[i:end]
+			// Rejoin a URL broken by one space.
+			for end < len(s) && (s[end] == ' ') {
+				next := end + 1
+				nend := next
+				for nend < len(s) && !isSpaceByte(s[nend]) {
+					nend++
+				}
+				tok := s[next:nend]
+				if !continuesURL(u, tok) {
+					break
+				}
+				tokEnd := bareURLEnd(s, next, nend)
+				u += s[next:tokEnd]
+				end = tokEnd
+			}
+			t := biblio.TrimURLTail(u)
+			out = append(out, entryLink{url: t, start: i, end: end - (len(u) - len(t))})
+			i = end
+			continue
+		}
+		i++
+	}
+	return out
+}
+
+// continuesURL reports whether tok, found after a space, is the rest of a
+// URL that a line wrap or an extraction broke: it starts with a path or
+// query character, or the URL ends with a separator and tok looks like a
+// path ("to/file.pdf", "org/10.1145/…").
+func continuesURL(u, tok string) bool {
+	if tok == "" || tok == "-" || tok == "–" || tok == "—" || tok == "|" {
+		return false
+	}
+	for _, r := range tok {
+		if r >= 0x80 || unicode.IsSpace(r) {
+			return false
+		}
+	}
+	if strings.ContainsAny(tok[:1], "/?&=#%") {
+		return true
+	}
+	last := u[len(u)-1]
+	if strings.IndexByte("/-_.=&?", last) < 0 {
+		return false
+	}
+	return strings.ContainsAny(tok, "/.=&%_") && !strings.ContainsAny(tok, "()[]\"'")
+}
+
+// stripURLs removes the URLs found in s (keeping markdown link texts), and
+// "doi:"/"arXiv:" tags, for title extraction.
+func stripURLs(s string, links []entryLink) string {
+	var b strings.Builder
+	prev := 0
+	for _, l := range links {
+		if l.start < prev {
+			continue
+		}
+		b.WriteString(s[prev:l.start])
+		b.WriteString(" ")
+		if _, num := numberLabel(l.text); l.text != "" && !looksLikeURL(l.text) && !num {
+			b.WriteString("[")
+			b.WriteString(l.text)
+			b.WriteString("]")
+		}
+		b.WriteString(" ")
+		prev = l.end
+	}
+	b.WriteString(s[prev:])
+	return b.String()
+}
+
+func looksLikeURL(s string) bool {
+	l := strings.ToLower(strings.TrimSpace(s))
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "www.")
+}

@@ -1,0 +1,269 @@
+package report
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+var (
+	// accessedRE cuts access notes that follow a reference: "Accessed …",
+	// "Retrieved …", "檢索日期：…", "[Online]", "Available:".
+	accessedRE = regexp.MustCompile(`(?i)[,.;]?\s*(?:\(?(?:last\s+)?accessed\b|retrieved\b|檢索日期|检索日期|访问日期|訪問日期|\[online\]|available\s*(?:at|from|online)?\s*:).*$`)
+	idTagRE    = regexp.MustCompile(`(?i)\*?\b(?:arxiv(?:\s+preprint)?\s*(?:arxiv)?\s*[:：]?\s*(?:\d{4}\.[\dx]{4,5}|[a-z-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?|doi\s*[:：]?\s*10\.\S+|\b10\.\d{4,9}/\S+)\*?`)
+	// ieeeQuoted finds a title in quotes: IEEE “Title,” and plain "Title".
+	ieeeQuoted = regexp.MustCompile(`[“"]([^”"]{8,400}?)[,.]?[”"]`)
+	// apaYear finds "(2020)." or "(2020a)," after the authors (APA, Harvard).
+	apaYear = regexp.MustCompile(`\((?:19|20)\d\d[a-z]?(?:,\s*[^)]{1,30})?\)[.,:]?\s+`)
+	// acmYear finds ". 2020. " after the authors (ACM).
+	acmYear = regexp.MustCompile(`\.\s+(?:19|20)\d\d[a-z]?\.\s+`)
+	// trailingYear cuts " (2023)" or ", 2023." at the end of a title.
+	trailingYear = regexp.MustCompile(`[\s,.(]*\(?(?:19|20)\d\d[a-z]?\)?[.,]?\s*$`)
+	// authorYearPrefix cuts "Richards et al., 2012, " before a link's title.
+	authorYearPrefix = regexp.MustCompile(`^[^,]{1,80}?(?:et al\.?)?,\s*(?:19|20)\d\d[a-z]?,\s*`)
+	domainLike       = regexp.MustCompile(`^(?i)(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/\S*)?$`)
+)
+
+// siteNames are publisher and site names that pages append to their titles
+// ("Horizontal gene transfer - Wikipedia").
+var siteNames = map[string]bool{
+	"wikipedia": true, "sciencedirect": true, "pubmed": true, "pmc": true, "ncbi": true, "arxiv": true,
+	"researchgate": true, "semantic scholar": true, "ieee xplore": true, "acm digital library": true,
+	"springerlink": true, "springer": true, "nature": true, "mdpi": true, "biorxiv": true, "medrxiv": true,
+	"frontiers": true, "wiley online library": true, "taylor & francis online": true, "jstor": true,
+	"openreview": true, "google scholar": true, "medium": true, "github": true, "youtube": true,
+	"reuters": true, "bloomberg": true, "forbes": true, "the guardian": true, "bbc": true, "cnn": true,
+	"statista": true, "mckinsey": true, "deloitte": true, "pwc": true, "linkedin": true, "reddit": true,
+	"quora": true, "zhihu": true, "知乎": true, "百度百科": true, "维基百科": true, "plos": true,
+	"oxford academic": true, "cambridge core": true, "sage journals": true, "science": true, "cell": true,
+	"the lancet": true, "bmj": true, "nejm": true, "jama": true, "pnas": true, "iopscience": true,
+}
+
+// entryTitle extracts the title of a bibliography entry from its content
+// (URLs already replaced by their link texts in brackets, or removed).
+// It returns "" when the entry holds no recognisable title (a bare URL, a
+// domain, a passage of text).
+func entryTitle(s string, links []entryLink) string {
+	t := extractTitle(s, links)
+	if len(strings.Fields(t)) > 30 {
+		return "" // a passage of text, not a title
+	}
+	return t
+}
+
+func extractTitle(s string, links []entryLink) string {
+	for _, l := range links {
+		if t := strings.TrimSpace(l.text); t != "" && !looksLikeURL(t) && !isNumber(strings.Trim(t, "[]^ ")) && utf8.RuneCountInString(t) >= 8 {
+			t = authorYearPrefix.ReplaceAllString(t, "")
+			return cleanTitle(t)
+		}
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	s = strings.ReplaceAll(s, "[]", "")
+	s = accessedRE.ReplaceAllString(s, "")
+	s = idTagRE.ReplaceAllString(s, " ")
+	s = strings.TrimSpace(s)
+	s = strings.TrimLeft(s, "-–—|:： ")
+	s = strings.TrimSpace(s)
+	if s == "" || utf8.RuneCountInString(s) > 400 {
+		return ""
+	}
+	if m := ieeeQuoted.FindStringSubmatch(s); m != nil && strings.Count(strings.TrimSpace(m[1]), " ") >= 1 {
+		return cleanTitle(m[1])
+	}
+	if loc := apaYear.FindStringIndex(s); loc != nil && loc[0] > 0 && !startsLower(s[loc[1]:]) {
+		return cleanTitle(firstSentence(s[loc[1]:]))
+	}
+	if loc := acmYear.FindStringIndex(s); loc != nil && authorLike(s[:loc[0]]) {
+		return cleanTitle(firstSentence(s[loc[1]:]))
+	}
+	// "Authors. Title. Venue, year." or "Title. Venue, year."
+	segs := sentenceSegments(s)
+	if len(segs) >= 2 && authorLike(segs[0]) && len(strings.Fields(segs[1])) >= 2 && hasLetter(segs[1]) {
+		return cleanTitle(segs[1])
+	}
+	t := segs[0]
+	if len(segs) == 1 {
+		t = trailingYear.ReplaceAllString(t, "")
+	}
+	t = cleanTitle(t)
+	if domainLike.MatchString(t) || !hasLetter(t) {
+		return ""
+	}
+	return t
+}
+
+// sentenceSegments splits an entry at ". " boundaries that are not after
+// an initial ("J. Smith") or an abbreviation ("et al.").
+func sentenceSegments(s string) []string {
+	var segs []string
+	start := 0
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '.' && s[i] != '?' && s[i] != '!' {
+			continue
+		}
+		if s[i+1] != ' ' {
+			continue
+		}
+		if s[i] == '.' && abbreviationBefore(s, i) {
+			continue
+		}
+		if seg := strings.TrimSpace(s[start : i+1]); seg != "" {
+			segs = append(segs, seg)
+		}
+		start = i + 2
+	}
+	if seg := strings.TrimSpace(s[start:]); seg != "" {
+		segs = append(segs, seg)
+	}
+	if len(segs) == 0 {
+		segs = []string{s}
+	}
+	return segs
+}
+
+// firstSentence returns s up to its first sentence end (keeping a final
+// "?" or "!", which belong to titles).
+func firstSentence(s string) string {
+	segs := sentenceSegments(s)
+	return segs[0]
+}
+
+// authorLike reports whether a segment is an author list: "et al.",
+// initials ("J. Smith", "Groth, J."), or several short comma-separated
+// names without a lower-case word ("Zhang Wei, Li Ming and Wang Fang"). A
+// Title Case title has no initials and is not a list of short names.
+func authorLike(s string) bool {
+	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "."))
+	if s == "" || strings.ContainsAny(s, ":?!") {
+		return false
+	}
+	words := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == ';' })
+	initials := 0
+	for _, w := range words {
+		switch strings.ToLower(w) {
+		case "and", "&", "van", "von", "de", "der", "den", "del", "della", "di", "da", "dos", "du", "la", "le", "y", "et", "al", "al.", "others":
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(w)
+		if unicode.IsLower(r) {
+			return false
+		}
+		if (len(w) <= 3 && strings.HasSuffix(w, ".")) || (len(w) == 1 && unicode.IsUpper(r)) || initialsRE.MatchString(w) {
+			initials++
+		}
+	}
+	if initials > 0 || strings.Contains(s, "et al") {
+		return true
+	}
+	parts := strings.FieldsFunc(strings.ReplaceAll(s, " and ", ","), func(r rune) bool { return r == ',' || r == '&' || r == ';' })
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if n := len(strings.Fields(p)); n == 0 || n > 3 {
+			return false
+		}
+	}
+	return true
+}
+
+// initialsRE matches joined initials: "J.-P.", "C.A.", "Y.J."
+var initialsRE = regexp.MustCompile(`^(?:\p{Lu}\.-?){1,3}$`)
+
+// cleanTitle trims markup, quotes and punctuation around a title, cuts a
+// truncation ellipsis and a site-name suffix.
+func cleanTitle(t string) string {
+	t = strings.TrimSpace(t)
+	t = strings.Trim(t, "*_[]")
+	t = strings.TrimSpace(t)
+	t = strings.TrimPrefix(t, "In: ")
+	t = trimPairedQuotes(t)
+	t = strings.TrimSuffix(t, "...")
+	t = strings.TrimSuffix(t, "…")
+	t = strings.TrimRight(t, " ,.;:")
+	t = stripSiteSuffix(t)
+	return strings.TrimSpace(t)
+}
+
+// stripSiteSuffix removes " | Site" (up to six words) and " - Site" when
+// Site is a known site name, a domain, or a short capitalised name after a
+// title of four words or more.
+func stripSiteSuffix(t string) string {
+	for range 2 {
+		if i := strings.LastIndex(t, " | "); i > 0 {
+			head, tail := strings.TrimSpace(t[:i]), strings.TrimSpace(t[i+3:])
+			switch {
+			case len(strings.Fields(tail)) <= 6 && utf8.RuneCountInString(tail) <= utf8.RuneCountInString(head):
+				t = head
+				continue
+			case utf8.RuneCountInString(head) <= 12 && strings.Count(t, " | ") == 1:
+				// "知乎 | Title": the site comes first.
+				t = tail
+				continue
+			}
+		}
+		i := max(strings.LastIndex(t, " - "), strings.LastIndex(t, " – "), strings.LastIndex(t, " — "))
+		if i <= 0 {
+			break
+		}
+		head := t[:i]
+		_, size := utf8.DecodeRuneInString(t[i+1:])
+		site := strings.TrimSpace(t[i+1+size:])
+		if siteNames[strings.ToLower(site)] || domainLike.MatchString(site) || (len(strings.Fields(head)) >= 4 && capitalisedName(site)) {
+			t = strings.TrimSpace(head)
+			continue
+		}
+		break
+	}
+	return t
+}
+
+// capitalisedName reports whether s is a short name: at most four words,
+// each starting with a capital (or a short CJK name).
+func capitalisedName(s string) bool {
+	ws := strings.Fields(s)
+	if len(ws) == 0 || len(ws) > 4 {
+		return false
+	}
+	for _, w := range ws {
+		r, _ := utf8.DecodeRuneInString(w)
+		if isCJK(r) {
+			if utf8.RuneCountInString(s) > 12 {
+				return false
+			}
+			continue
+		}
+		if !unicode.IsUpper(r) && !unicode.IsDigit(r) && w != "&" && w != "of" && w != "and" && w != "the" {
+			return false
+		}
+	}
+	return true
+}
+
+// trimPairedQuotes removes quotes that enclose the whole title.
+func trimPairedQuotes(t string) string {
+	for _, q := range [][2]string{{"“", "”"}, {"\"", "\""}, {"'", "'"}, {"‘", "’"}, {"「", "」"}} {
+		if len(t) > len(q[0])+len(q[1]) && strings.HasPrefix(t, q[0]) && strings.HasSuffix(t, q[1]) {
+			return strings.TrimSpace(t[len(q[0]) : len(t)-len(q[1])])
+		}
+	}
+	return t
+}
+
+// startsLower reports whether s starts with a lower-case letter: running
+// text ("… (2020) shows that …"), not a title.
+func startsLower(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLower(r)
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
+}
