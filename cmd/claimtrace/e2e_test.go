@@ -176,3 +176,45 @@ func compareJSON(t *testing.T, a, b string, ignore ...string) {
 		t.Errorf("%s differs from an uninterrupted run (-clean +resumed):\n%s", filepath.Base(a), diff)
 	}
 }
+
+// TestSnapshotThenOffline freezes a live run's sources with `snapshot` and
+// checks that an offline evaluation from the snapshot scores the same.
+func TestSnapshotThenOffline(t *testing.T) {
+	f := newCrashFixture(t, 2, 4, 0)
+	snap := filepath.Join(f.dir, "snap")
+	out, errOut, code := cli(t, "snapshot", "--config", f.config, "--reports", f.reports, "--out", snap,
+		"--store", filepath.Join(f.dir, "s.db"), "--allow-host", "127.0.0.1", "--json")
+	if code != 0 {
+		t.Fatalf("snapshot: %d %s", code, errOut)
+	}
+	var res snapshotResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("snapshot --json: %v\n%s", err, out)
+	}
+	if res.URLs != 10 || res.Fetched != 8 || res.Dead != 2 || len(res.Failed) != 0 {
+		t.Errorf("snapshot result = %+v", res)
+	}
+	hits := f.totalHits()
+	// A second snapshot run fetches nothing.
+	if _, errOut, code := cli(t, "snapshot", "--config", f.config, "--reports", f.reports, "--out", snap,
+		"--store", filepath.Join(f.dir, "s.db"), "--allow-host", "127.0.0.1"); code != 0 {
+		t.Fatalf("second snapshot: %s", errOut)
+	}
+	if f.totalHits() != hits {
+		t.Errorf("the second snapshot run fetched %d URLs again", f.totalHits()-hits)
+	}
+	live := filepath.Join(f.dir, "live")
+	if _, errOut, code := cli(t, f.args(filepath.Join(f.dir, "l.db"), live)...); code != 0 {
+		t.Fatalf("live eval: %s", errOut)
+	}
+	f.srv.Close() // the offline run must not need the server
+	offline := filepath.Join(f.dir, "offline")
+	args := []string{"eval", "--dataset", f.dataset, "--reports", f.reports, "--out", offline,
+		"--store", filepath.Join(f.dir, "o.db"), "--snapshot", snap, "--offline"}
+	if _, errOut, code := cli(t, args...); code != 0 {
+		t.Fatalf("offline eval: %s", errOut)
+	}
+	for _, name := range []string{"reports/2101.00001.json", "reports/2101.00002.json"} {
+		compareJSON(t, filepath.Join(offline, name), filepath.Join(live, name), "file")
+	}
+}

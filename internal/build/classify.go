@@ -59,7 +59,8 @@ func NewRuleClassifier() *RuleClassifier {
 		mk("title:state-of-the-art", 1, "title", `\b(state[- ]of[- ]the[- ]art|tutorial|taxonomy|perspectives?|challenges and (opportunities|future|open))\b`),
 		// Positive: the abstract describes a literature review.
 		mk("abstract:this-survey", 2, "abstract", `\b(this|our|the present|in this)\s+(survey|review|overview|paper surveys|article reviews|paper reviews)\b`),
-		mk("abstract:we-review", 2, "abstract", `\bwe\s+(comprehensively\s+|systematically\s+|briefly\s+|extensively\s+)?(survey|review|summari[sz]e|overview|categori[sz]e|discuss)\b`),
+		mk("abstract:we-review", 2, "abstract", `\bwe\s+(comprehensively\s+|systematically\s+|briefly\s+|extensively\s+|thoroughly\s+)?(survey|review|overview)\b`),
+		mk("abstract:we-summarize", 1, "abstract", `\bwe\s+(comprehensively\s+|systematically\s+|briefly\s+)?(summari[sz]e|categori[sz]e|classify (the|existing))\b`),
 		mk("abstract:literature", 1, "abstract", `\b(literature|existing (works|studies|methods|approaches|research)|state[- ]of[- ]the[- ]art (methods|approaches|techniques)|recent (advances|progress|developments))\b`),
 		mk("abstract:taxonomy", 1, "abstract", `\b(taxonomy|categori[sz]ation|classification of (existing|the) (methods|approaches|works))\b`),
 		mk("abstract:future-directions", 1, "abstract", `\b(future (research )?directions|open (challenges|problems|issues|questions)|research gaps?)\b`),
@@ -67,6 +68,7 @@ func NewRuleClassifier() *RuleClassifier {
 		// Negative: observational surveys (astronomy, geodesy).
 		mk("astro-survey", -4, "title", `\b(sky|redshift|galaxy|photometric|spectroscopic|imaging|radio|deep|legacy|legacy imaging|pulsar|transient|cluster|lensing|cosmological|HI|X-ray|infrared)\s+survey\b`),
 		mk("astro-survey", -4, "abstract", `\b(sky|redshift|galaxy|photometric|spectroscopic|imaging|radio|pulsar|transient|lensing|cosmological|X-ray|infrared|all-sky)\s+survey\b`),
+		mk("astro-survey", -4, "title", `(\b(Spitzer|Hubble|Chandra|XMM|SDSS|2MASS|GALEX|WISE|Herschel|ALMA|VLA|LOFAR|c2d|Gaia|Kepler|TESS)\b.*\bsurvey|\bsurvey of (the )?(\w+[, ]+){0,3}(clouds?|galaxies|stars|quasars|clusters|pulsars|nebulae|fields?|sky)\b)`),
 		mk("astro-data", -2, "abstract", `\b(survey (data|telescope|field|area|footprint|catalog(ue)?)|(SDSS|DESI|LSST|Gaia|DES|Euclid|eROSITA|Pan-STARRS)\b)`),
 		// Negative: questionnaires and user studies.
 		mk("questionnaire", -2, "abstract", `\b(we (conducted|ran|administered|distributed|carried out) (an? )?(online |large-scale |web-based )?survey|survey (of|with|among) \d+|questionnaire|respondents|survey participants|interviewed)\b`),

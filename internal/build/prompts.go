@@ -77,7 +77,8 @@ type TemplatePrompter struct{}
 var (
 	surveyWords = regexp.MustCompile(`(?i)^\s*(a|an|the)?\s*((brief|short|comprehensive|systematic|critical|scoping|structured|concise|holistic|extensive|tertiary|multivocal|narrative|literature|technical|practical|recent|updated|bibliometric|mapping|empirical)\s+)*(survey|review|overview|literature review|mapping study|tutorial|primer|study)s?\s+(and\s+\w+\s+)?(of|on|for|about|in|to|into|regarding)\s+(the\s+)?`)
 	surveyTail  = regexp.MustCompile(`(?i)\s*[:\-–—,]+\s*(a|an|the)?\s*((brief|short|comprehensive|systematic|critical|scoping|structured|concise|holistic|extensive|literature|technical|recent|updated|bibliometric|mapping)\s+)*(survey|review|overview|literature review|mapping study|tutorial)(\s+and\s+[\w\s-]+)?\s*$`)
-	tailWords   = regexp.MustCompile(`(?i)\s*[:\-–—]\s*(challenges|opportunities|trends|advances|perspectives|state[- ]of[- ]the[- ]art|taxonomy|future directions|open problems|recent advances|new perspectives)\b.*$`)
+	tailWords   = regexp.MustCompile(`(?i)\s*(:|\s[-–—]+\s)\s*[^:]*\b(surveys?|reviews?|overview|tutorial|challenges|opportunities|trends|advances|perspectives?|state[- ]of[- ]the[- ]art|taxonomy|directions|open problems|evaluation|practice)\b.*$`)
+	leadWords   = regexp.MustCompile(`(?i)^(then|first(ly)?|second(ly)?|third(ly)?|finally|furthermore|moreover|additionally|in addition|above all|next|lastly),?\s+`)
 	listRE      = regexp.MustCompile(`(?i)\b(including|such as|namely|e\.g\.,?|covering|ranging from)\s+([^.;]+)`)
 	sentenceEnd = regexp.MustCompile(`[.!?]\s+`)
 	selfRef     = regexp.MustCompile(`(?i)^(in this (paper|survey|review|article),?\s*|this (paper|survey|review|article)\s+|we\s+(also\s+|further\s+|then\s+|first\s+)?)`)
@@ -97,24 +98,27 @@ func Topic(title string) string {
 	if t == "" {
 		t = strings.TrimSpace(title)
 	}
-	return lowerFirst(t)
+	return sentenceCase(t)
 }
 
-// lowerFirst lowercases the first word unless it is an acronym or a name
-// with inner capitals ("LiDAR", "GRAFCET").
-func lowerFirst(s string) string {
-	word, _, _ := strings.Cut(s, " ")
-	upper := 0
-	for _, r := range word {
-		if unicode.IsUpper(r) {
-			upper++
+// sentenceCase lowercases title-cased words ("Radar", "Small-Scale") and
+// keeps acronyms and names with inner capitals ("LiDAR", "GRAFCET", "3D").
+func sentenceCase(s string) string {
+	words := strings.Split(s, " ")
+	for i, w := range words {
+		lowerable := true
+		for _, p := range strings.Split(w, "-") {
+			_, size := utf8.DecodeRuneInString(p)
+			rest := p[min(size, len(p)):]
+			if strings.IndexFunc(rest, func(r rune) bool { return unicode.IsUpper(r) || unicode.IsDigit(r) }) >= 0 {
+				lowerable = false
+			}
+		}
+		if lowerable {
+			words[i] = strings.ToLower(w)
 		}
 	}
-	if upper != 1 {
-		return s
-	}
-	r, size := utf8.DecodeRuneInString(s)
-	return string(unicode.ToLower(r)) + s[size:]
+	return strings.Join(words, " ")
 }
 
 // subtopics returns up to n items the abstract enumerates ("including A,
@@ -192,6 +196,7 @@ func (TemplatePrompter) Prompts(_ context.Context, p Paper, _ string) (PromptSet
 // aspect rewrites an abstract sentence ("We review X.") as a request
 // ("Review X.").
 func aspect(s string) string {
+	s = leadWords.ReplaceAllString(s, "")
 	s = selfRef.ReplaceAllString(s, "")
 	if s == "" {
 		return s

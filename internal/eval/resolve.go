@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 
@@ -187,9 +188,9 @@ func (e *Evaluator) resolveURL(ctx context.Context, raw string, r *sourceResult)
 		return
 	case err != nil:
 		w.Status = fetchStatus(err)
-		// Network trouble in live mode is worth a retry; a refused or
-		// offline-missing URL is an answer.
-		r.Failed = e.opts.Mode == "live" && !errors.Is(err, claimtrace.ErrBlocked) && ctx.Err() == nil
+		// Network trouble in live mode is worth a retry; a refused URL, a
+		// host that does not exist or an offline-missing URL is an answer.
+		r.Failed = e.opts.Mode == "live" && !errors.Is(err, claimtrace.ErrBlocked) && !noSuchHost(err)
 		if r.Failed {
 			r.Err = err.Error()
 		}
@@ -214,6 +215,12 @@ func (e *Evaluator) resolveURL(ctx context.Context, raw string, r *sourceResult)
 		}
 		if w.DOI == "" && m.DOI != "" {
 			w.DOI = strings.ToLower(m.DOI)
+		}
+		// Scholarly meta tags stand on their own: a PDF viewer shell or a
+		// script-rendered page has little text but exact citation_* tags.
+		if !r.Fetched && m.Scholarly && content.Wall == fetch.WallEmpty && m.Title != "" {
+			r.Fetched = true
+			w.Status = "ok (meta tags only)"
 		}
 		if r.Fetched {
 			w.Title = firstNonEmpty(m.Title, content.Title)
@@ -318,8 +325,17 @@ func (e *Evaluator) lookup(ctx context.Context, r *sourceResult) {
 	}
 }
 
+// noSuchHost reports a DNS answer that the host does not exist: a dead
+// link, not a transient failure.
+func noSuchHost(err error) bool {
+	var dns *net.DNSError
+	return errors.As(err, &dns) && dns.IsNotFound
+}
+
 func fetchStatus(err error) string {
 	switch {
+	case noSuchHost(err):
+		return "no such host"
 	case errors.Is(err, claimtrace.ErrBlocked):
 		return "blocked"
 	case errors.Is(err, claimtrace.ErrUnreachable):

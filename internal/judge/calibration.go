@@ -71,14 +71,22 @@ type Weights struct {
 // Fit is the provenance of a calibration: what it was fitted on and how
 // well it did there.
 type Fit struct {
-	Command   string             `json:"command,omitempty"`
-	Labels    []string           `json:"labels,omitempty"`
-	Split     string             `json:"split"`
-	Metric    string             `json:"metric"`
-	Objective float64            `json:"objective"`
-	Pairs     map[string]int     `json:"pairs"`
-	Scores    map[string]float64 `json:"scores"`
-	Grid      int                `json:"grid"`
+	// Command is the command line that produced the file.
+	Command string `json:"command,omitempty"`
+	// Labels are the label files fitted on.
+	Labels []string `json:"labels,omitempty"`
+	// Split is the half of each dataset fitted on (labels.Split).
+	Split string `json:"split"`
+	// Metric is the metric maximized, averaged over datasets.
+	Metric string `json:"metric"`
+	// Objective is that average on the fitted pairs (in-sample).
+	Objective float64 `json:"objective"`
+	// Pairs counts the fitted pairs per dataset.
+	Pairs map[string]int `json:"pairs"`
+	// Scores is the metric per dataset on the fitted pairs (in-sample).
+	Scores map[string]float64 `json:"scores"`
+	// Grid is the number of parameter combinations tried.
+	Grid int `json:"grid"`
 }
 
 // DefaultCalibration returns the calibration shipped with the program. The

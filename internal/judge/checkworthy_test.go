@@ -67,3 +67,24 @@ func TestHasPhrase(t *testing.T) {
 		}
 	}
 }
+
+func FuzzCheckWorthy(f *testing.F) {
+	for _, s := range []string{
+		"The couple married in New York in December 2012.",
+		"## Market Overview",
+		"According to the IMF, growth could reach 3% next year [4].",
+		"北京是中国的首都，人口超过2100万。",
+		"May 5",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, claim string) {
+		ok, reason := CheckWorthy(claim)
+		if reason == "" {
+			t.Fatalf("CheckWorthy(%q) = %v with an empty reason", claim, ok)
+		}
+		if ok != strings.HasPrefix(reason, "specific: ") {
+			t.Fatalf("CheckWorthy(%q) = %v, %q: verdict and reason disagree", claim, ok, reason)
+		}
+	})
+}

@@ -42,7 +42,7 @@ func TestContextTooLongIsNotARateLimit(t *testing.T) {
 		want   error
 	}{
 		{400, `{"error":{"message":"This model's maximum context length is 8192 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}`, ErrContextLength},
-		{400, `{"error":{"message":"maximum context length is 4096 tokens, however you requested 5000 tokens","type":"BadRequestError","code":400}}`, ErrContextLength}, // vLLM
+		{400, `{"error":{"message":"maximum context length is 4096 tokens, however you requested 5000 tokens","type":"BadRequestError","code":400}}`, ErrContextLength},    // vLLM
 		{400, `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}`, ErrContextLength}, // llama.cpp
 		{413, `{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum allowed number of bytes."}}`, ErrContextLength},
 		{429, `{"error":{"message":"You exceeded the maximum requests per minute.","type":"requests","code":"rate_limit_exceeded"}}`, ErrRateLimit},

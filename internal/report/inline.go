@@ -80,7 +80,7 @@ func (s *scanner) scanBlock(start, end int) {
 			}
 		case c == '<' && i+1 < end && (strings.HasPrefix(low[i+1:end], "http://") || strings.HasPrefix(low[i+1:end], "https://") || strings.HasPrefix(low[i+1:end], "www.")):
 			lim := min(end, i+maxLinkDest)
-			if j := strings.IndexByte(text[i:lim], '>'); j > 0 && !strings.ContainsAny(text[i:i+j], " \t\n<") {
+			if j := strings.IndexByte(text[i:lim], '>'); j > 0 && !strings.ContainsAny(text[i+1:i+j], " \t\n<") {
 				u := text[i+1 : i+j]
 				s.add(claimtrace.Citation{Marker: text[i : i+j+1], Kind: claimtrace.KindAutolink, URL: u, Start: i, End: i + j + 1}, -1)
 				i += j + 1
@@ -184,10 +184,16 @@ func (s *scanner) bracket(i, end int) int {
 		switch {
 		case l.isURL:
 			marker := "[" + inner + "]"
+			idx := -1
 			if n, ok := numberLabel(inner); ok {
 				marker = "[" + n + "]"
+				// "[[4]](url)" with a list entry [4] for the same URL: the
+				// entry adds the title.
+				if e := s.entryFor(n); e >= 0 && sameURL(s.entries[e].url, l.dest) {
+					idx = e
+				}
 			}
-			s.add(claimtrace.Citation{Marker: marker, Kind: claimtrace.KindLink, URL: l.dest, Start: i, End: l.end}, -1)
+			s.add(claimtrace.Citation{Marker: marker, Kind: claimtrace.KindLink, URL: l.dest, Start: i, End: l.end}, idx)
 		case strings.HasPrefix(l.dest, "#"):
 			// "[[3]](#ref-3)": a numbered marker linking to the list.
 			if n, ok := numberLabel(inner); ok {
@@ -219,6 +225,13 @@ func (s *scanner) bracket(i, end int) int {
 		}
 	}
 	return i
+}
+
+// sameURL reports whether two URLs are one page after canonicalization.
+func sameURL(a, b string) bool {
+	ca, errA := biblio.CanonicalURL(a)
+	cb, errB := biblio.CanonicalURL(b)
+	return errA == nil && errB == nil && ca == cb
 }
 
 // entryFor returns the entry a numeric label resolves to, or -1.
@@ -722,7 +735,13 @@ func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c =
 
 // isCJK reports whether r is a Han, Hiragana, Katakana or Hangul character.
 func isCJK(r rune) bool {
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
+	switch {
+	case r < 0x1100:
+		return false
+	case r >= 0x4E00 && r <= 0x9FFF, r >= 0x3040 && r <= 0x30FF, r >= 0xAC00 && r <= 0xD7AF:
+		return true
+	}
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hangul, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)
 }
 
 // isCJKPunct reports whether r is full-width or CJK punctuation.

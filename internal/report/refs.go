@@ -143,10 +143,10 @@ func proseCitingMany(text string, b block) bool {
 		return false
 	}
 	t := text[b.start:b.end]
-	if _, n := leadingLabels(t); n > 0 || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "<") || isURLOnly(t) {
+	if _, n := leadingLabels(t); n > 0 || strings.HasPrefix(t, "[") || strings.HasPrefix(t, `\[`) || strings.HasPrefix(t, "<") || isURLOnly(t) {
 		return false
 	}
-	return strings.Count(t, "](http") >= 3
+	return b.first == b.last && strings.Count(t, "](http") >= 3
 }
 
 // looksLikeEntries reports whether at least half of a section's blocks
@@ -311,7 +311,7 @@ func sectionEntries(text string, lines []line, bs []block) []entry {
 				gap = false
 				continue
 			}
-			if cur != nil && (labelled || !gap) {
+			if cur != nil && (labelled || !gap && continuesEntry(text, lines[li], *cur)) {
 				cur.end = ln.end
 				continue
 			}
@@ -324,6 +324,23 @@ func sectionEntries(text string, lines []line, bs []block) []entry {
 	}
 	flush()
 	return entries
+}
+
+// continuesEntry reports whether line li continues the current entry of
+// an unlabelled bibliography (where each line, and each paragraph, is
+// otherwise an entry): it is
+// indented further than the entry's first line, or it is a URL alone and
+// the entry has none yet.
+func continuesEntry(text string, ln line, cur entry) bool {
+	if ln.content-ln.start > 1 && cur.start-lineStart(text, cur.start) < ln.content-ln.start {
+		return true
+	}
+	return isURLOnly(text[ln.content:ln.end]) && !strings.Contains(text[cur.start:cur.end], "://")
+}
+
+// lineStart returns the offset of the start of the line holding i.
+func lineStart(text string, i int) int {
+	return strings.LastIndexByte(text[:i], '\n') + 1
 }
 
 // entryStart recognises the start of an entry on a line and returns its
@@ -480,7 +497,7 @@ func stripURLs(s string, links []entryLink) string {
 		}
 		b.WriteString(s[prev:l.start])
 		b.WriteString(" ")
-		if _, num := numberLabel(l.text); l.text != "" && !looksLikeURL(l.text) && !num {
+		if _, num := numberLabel(l.text); l.text != "" && !looksLikeURL(l.text) && !num && !authorDateLabel.MatchString(strings.TrimSpace(l.text)) {
 			b.WriteString("[")
 			b.WriteString(l.text)
 			b.WriteString("]")

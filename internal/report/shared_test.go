@@ -73,7 +73,7 @@ func loadSharedReports(tb testing.TB) []sharedReport {
 }
 
 var (
-	onyxMarker    = regexp.MustCompile(`\[\[\d+\]\]\(https?://`)
+	onyxMarker     = regexp.MustCompile(`\[\[\d+\]\]\(https?://`)
 	numberedInText = regexp.MustCompile(`\[\d{1,3}\]`)
 )
 

@@ -22,7 +22,10 @@ var (
 	trailingYear = regexp.MustCompile(`[\s,.(]*\(?(?:19|20)\d\d[a-z]?\)?[.,]?\s*$`)
 	// authorYearPrefix cuts "Richards et al., 2012, " before a link's title.
 	authorYearPrefix = regexp.MustCompile(`^[^,]{1,80}?(?:et al\.?)?,\s*(?:19|20)\d\d[a-z]?,\s*`)
-	domainLike       = regexp.MustCompile(`^(?i)(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/\S*)?$`)
+	// authorDateLabel matches link texts that name a source by author and
+	// date ("Stephan Zheng' 2021-08-05", "Smith et al., 2020").
+	authorDateLabel = regexp.MustCompile(`^[^,()]{1,60}?(?:et al\.?)?[,'’]?\s*\(?(?:19|20)\d\d(?:-\d\d(?:-\d\d)?)?[a-z]?\)?$`)
+	domainLike      = regexp.MustCompile(`^(?i)(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/\S*)?$`)
 )
 
 // siteNames are publisher and site names that pages append to their titles
@@ -52,20 +55,38 @@ func entryTitle(s string, links []entryLink) string {
 	return t
 }
 
+// mdEscape matches a Markdown backslash escape ("\-", "\_", "\*").
+var mdEscape = regexp.MustCompile(`\\([!-/:-@\[-` + "`" + `{-~])`)
+
 func extractTitle(s string, links []entryLink) string {
+	if strings.Contains(s, `\`) {
+		s = mdEscape.ReplaceAllString(s, "$1")
+	}
 	for _, l := range links {
-		if t := strings.TrimSpace(l.text); t != "" && !looksLikeURL(t) && !isNumber(strings.Trim(t, "[]^ ")) && utf8.RuneCountInString(t) >= 8 {
+		if t := strings.TrimSpace(mdEscape.ReplaceAllString(l.text, "$1")); t != "" && !looksLikeURL(t) && !isNumber(strings.Trim(t, "[]^ ")) && utf8.RuneCountInString(t) >= 8 && !authorDateLabel.MatchString(t) {
 			t = authorYearPrefix.ReplaceAllString(t, "")
 			return cleanTitle(t)
 		}
 	}
 	s = strings.Join(strings.Fields(s), " ")
 	s = strings.ReplaceAll(s, "[]", "")
-	s = accessedRE.ReplaceAllString(s, "")
-	s = idTagRE.ReplaceAllString(s, " ")
+	if ls := strings.ToLower(s); strings.Contains(ls, "access") || strings.Contains(ls, "retriev") || strings.Contains(ls, "online") || strings.Contains(ls, "available") || strings.Contains(s, "日期") {
+		s = accessedRE.ReplaceAllString(s, "")
+	}
+	if ls := strings.ToLower(s); strings.Contains(ls, "arxiv") || strings.Contains(ls, "doi") || strings.Contains(s, "10.") {
+		s = idTagRE.ReplaceAllString(s, " ")
+	}
 	s = strings.TrimSpace(s)
-	s = strings.TrimLeft(s, "-–—|:： ")
+	s = strings.TrimLeft(s, "[]-–—|:： ")
 	s = strings.TrimSpace(s)
+	// "**Title** (Publisher, 2016) notes…": a bold lead is the title.
+	for _, m := range []string{"**", "__"} {
+		if strings.HasPrefix(s, m) {
+			if e := strings.Index(s[len(m):], m); e > 0 && strings.Contains(s[len(m):len(m)+e], " ") {
+				return cleanTitle(s[len(m) : len(m)+e])
+			}
+		}
+	}
 	if s == "" || utf8.RuneCountInString(s) > 400 {
 		return ""
 	}
@@ -75,7 +96,7 @@ func extractTitle(s string, links []entryLink) string {
 	if loc := apaYear.FindStringIndex(s); loc != nil && loc[0] > 0 && !startsLower(s[loc[1]:]) {
 		return cleanTitle(firstSentence(s[loc[1]:]))
 	}
-	if loc := acmYear.FindStringIndex(s); loc != nil && authorLike(s[:loc[0]]) {
+	if loc := acmYear.FindStringIndex(s); loc != nil && (authorLike(s[:loc[0]]) || nameWords(s[:loc[0]])) {
 		return cleanTitle(firstSentence(s[loc[1]:]))
 	}
 	// "Authors. Title. Venue, year." or "Title. Venue, year."
@@ -85,7 +106,12 @@ func extractTitle(s string, links []entryLink) string {
 	}
 	t := segs[0]
 	if len(segs) == 1 {
-		t = trailingYear.ReplaceAllString(t, "")
+		// Only the tail can hold the year; keep the regexp off long input.
+		cut := max(0, len(t)-24)
+		for cut > 0 && !utf8.RuneStart(t[cut]) {
+			cut--
+		}
+		t = t[:cut] + trailingYear.ReplaceAllString(t[cut:], "")
 	}
 	t = cleanTitle(t)
 	if domainLike.MatchString(t) || !hasLetter(t) {
@@ -106,8 +132,8 @@ func sentenceSegments(s string) []string {
 		if s[i+1] != ' ' {
 			continue
 		}
-		if s[i] == '.' && abbreviationBefore(s, i) {
-			continue
+		if s[i] == '.' && abbreviationBefore(s, i) && !(strings.HasSuffix(s[:i], "et al") && i+2 < len(s) && isUpperASCII(s[i+2])) {
+			continue // but "Smith et al. Title…" ends the authors
 		}
 		if seg := strings.TrimSpace(s[start : i+1]); seg != "" {
 			segs = append(segs, seg)
@@ -168,6 +194,30 @@ func authorLike(s string) bool {
 	}
 	return true
 }
+
+// nameWords reports whether s holds only capitalised words (and name
+// particles): the authors of an ACM reference, whose following ". 2016."
+// confirms the structure.
+func nameWords(s string) bool {
+	if strings.ContainsAny(s, ":?!") {
+		return false
+	}
+	n := 0
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == ';' }) {
+		switch strings.ToLower(w) {
+		case "and", "&", "van", "von", "de", "der", "den", "del", "della", "di", "da", "dos", "du", "la", "le", "y", "et", "al", "al.", "others":
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsUpper(r) {
+			return false
+		}
+		n++
+	}
+	return n >= 2
+}
+
+func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 // initialsRE matches joined initials: "J.-P.", "C.A.", "Y.J."
 var initialsRE = regexp.MustCompile(`^(?:\p{Lu}\.-?){1,3}$`)

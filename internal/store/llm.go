@@ -30,7 +30,7 @@ func (c LLMCache) Get(ctx context.Context, key string) ([]byte, bool, error) {
 
 // Put stores a response under key.
 func (c LLMCache) Put(ctx context.Context, key string, val []byte) error {
-	_, err := c.s.db.ExecContext(ctx, `INSERT INTO llm_cache (key, value, created_at) VALUES (?, ?, ?)
+	_, err := c.s.exec(ctx, `INSERT INTO llm_cache (key, value, created_at) VALUES (?, ?, ?)
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, val, c.s.now())
 	if err != nil {
 		return fmt.Errorf("llm cache put: %w", err)
@@ -44,7 +44,7 @@ func (s *Store) Record(ctx context.Context, c claimtrace.LLMCall) error {
 	if at.IsZero() {
 		at = s.Now()
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO llm_calls (run_id, key, stage, provider, model, input_tokens, output_tokens,
+	_, err := s.exec(ctx, `INSERT INTO llm_calls (run_id, key, stage, provider, model, input_tokens, output_tokens,
 		cached_tokens, reasoning_tokens, latency_ms, cost_usd, cache_hit, attempts, error, at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.Run, c.Key, c.Stage, c.Provider, c.Model, c.InputTokens, c.OutputTokens, c.CachedTokens, c.ReasoningTokens,

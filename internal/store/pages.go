@@ -32,26 +32,25 @@ func (s *Store) PutPage(ctx context.Context, p Page) error {
 	if p.FetchedAt.IsZero() {
 		p.FetchedAt = s.Now()
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("put page %s: %w", p.URL, err)
-	}
-	defer tx.Rollback()
-	if len(p.Body) > 0 {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
-			p.SHA256, len(p.Body), p.Body); err != nil {
-			return fmt.Errorf("put page %s: %w", p.URL, err)
+	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+		if len(p.Body) > 0 {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
+				p.SHA256, len(p.Body), p.Body); err != nil {
+				return err
+			}
 		}
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO pages (url, final_url, status, content_type, sha256, truncated, error, fetched_at)
+		_, err := tx.ExecContext(ctx, `INSERT INTO pages (url, final_url, status, content_type, sha256, truncated, error, fetched_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (url) DO UPDATE SET final_url = excluded.final_url, status = excluded.status,
 			content_type = excluded.content_type, sha256 = excluded.sha256, truncated = excluded.truncated,
 			error = excluded.error, fetched_at = excluded.fetched_at`,
-		p.URL, p.FinalURL, p.Status, p.ContentType, p.SHA256, p.Truncated, p.Err, p.FetchedAt.UTC().Format(time.RFC3339Nano)); err != nil {
+			p.URL, p.FinalURL, p.Status, p.ContentType, p.SHA256, p.Truncated, p.Err, p.FetchedAt.UTC().Format(time.RFC3339Nano))
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("put page %s: %w", p.URL, err)
 	}
-	return tx.Commit()
+	return nil
 }
 
 // GetPage returns the cached page for url.

@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -31,6 +32,10 @@ var migrations embed.FS
 type Store struct {
 	db  *sql.DB
 	dsn string
+	// wmu serializes writes. SQLite allows one writer at a time and its busy
+	// handler sleeps in coarse steps, so contended writers would idle; a Go
+	// mutex hands the lock over at once.
+	wmu sync.Mutex
 	// Now returns the current time; tests replace it.
 	Now func() time.Time
 }
@@ -107,6 +112,28 @@ func (s *Store) Path() string {
 
 // Close releases the database.
 func (s *Store) Close() error { return s.db.Close() }
+
+// exec runs one write statement under the write lock.
+func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	return s.db.ExecContext(ctx, query, args...)
+}
+
+// writeTx runs fn in a write transaction under the write lock.
+func (s *Store) writeTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
 
 func (s *Store) now() string { return s.Now().UTC().Format(time.RFC3339Nano) }
 

@@ -30,7 +30,7 @@ type Unit struct {
 // EnsureRun records a run, keeping its creation time when it exists.
 func (s *Store) EnsureRun(ctx context.Context, id, kind, params string) error {
 	now := s.now()
-	_, err := s.db.ExecContext(ctx, `INSERT INTO runs (id, kind, params, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+	_, err := s.exec(ctx, `INSERT INTO runs (id, kind, params, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at`, id, kind, params, now, now)
 	if err != nil {
 		return fmt.Errorf("ensure run %s: %w", id, err)
@@ -41,7 +41,7 @@ func (s *Store) EnsureRun(ctx context.Context, id, kind, params string) error {
 // PutUnit stores u, replacing any earlier result for the same key and
 // counting the attempt.
 func (s *Store) PutUnit(ctx context.Context, u Unit) error {
-	_, err := s.db.ExecContext(ctx, `INSERT INTO units (run_id, kind, key, status, data, error, attempts, updated_at)
+	_, err := s.exec(ctx, `INSERT INTO units (run_id, kind, key, status, data, error, attempts, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, 1, ?)
 		ON CONFLICT (run_id, kind, key) DO UPDATE SET status = excluded.status, data = excluded.data,
 			error = excluded.error, attempts = units.attempts + 1, updated_at = excluded.updated_at`,

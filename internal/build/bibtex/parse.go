@@ -65,8 +65,15 @@ func (p *parser) fail(format string, args ...any) *syntaxError {
 
 // line returns the 1-based line number of offset pos.
 func (p *parser) line(pos int) int {
-	if pos < p.lineAtPos || p.lineAtLine == 0 {
+	if p.lineAtLine == 0 {
 		p.lineAtPos, p.lineAtLine = 0, 1
+	}
+	if pos < p.lineAtPos {
+		// Moving back (recovery restarts before the error): count the
+		// distance, not from the start of the file.
+		p.lineAtLine -= bytes.Count(p.src[pos:p.lineAtPos], []byte{'\n'})
+		p.lineAtPos = pos
+		return p.lineAtLine
 	}
 	p.lineAtLine += bytes.Count(p.src[p.lineAtPos:pos], []byte{'\n'})
 	p.lineAtPos = pos
@@ -402,7 +409,16 @@ func (p *parser) expect(c byte) *syntaxError {
 // collapseSpace replaces each run of ASCII white space with a single
 // space.
 func collapseSpace(s string) string {
-	var b []byte
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		if isSpace(s[i]) && (s[i] != ' ' || i+1 < len(s) && isSpace(s[i+1])) {
+			clean = false
+		}
+	}
+	if clean {
+		return s
+	}
+	b := make([]byte, 0, len(s))
 	space := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -418,9 +434,6 @@ func collapseSpace(s string) string {
 	}
 	if space {
 		b = append(b, ' ')
-	}
-	if len(b) == len(s) {
-		return s
 	}
 	return string(b)
 }

@@ -25,6 +25,7 @@ var verbatimEnvs = []string{"comment", "verbatim", "verbatim*", "Verbatim", "lst
 func StripComments(src string) string {
 	var b strings.Builder
 	b.Grow(len(src))
+	lineEnd := -1 // end of the line holding i, found lazily
 	for i := 0; i < len(src); {
 		switch src[i] {
 		case '%':
@@ -34,7 +35,14 @@ func StripComments(src string) string {
 			}
 			i += j
 		case '\\':
-			if n := skipVerbatim(src[i:], &b); n > 0 {
+			if lineEnd < i {
+				if j := strings.IndexByte(src[i:], '\n'); j >= 0 {
+					lineEnd = i + j
+				} else {
+					lineEnd = len(src)
+				}
+			}
+			if n := skipVerbatim(src[i:], lineEnd-i, &b); n > 0 {
 				i += n
 				continue
 			}
@@ -55,8 +63,9 @@ func StripComments(src string) string {
 
 // skipVerbatim recognises, at the start of s, a construct whose content is
 // dropped and returns its length (0 when there is none). The newlines it
-// spans are written to b.
-func skipVerbatim(s string, b *strings.Builder) int {
+// spans are written to b. lineEnd is the offset of the end of the first
+// line of s.
+func skipVerbatim(s string, lineEnd int, b *strings.Builder) int {
 	keepLines := func(n int) int {
 		b.WriteString(strings.Repeat("\n", strings.Count(s[:n], "\n")))
 		return n
@@ -83,10 +92,13 @@ func skipVerbatim(s string, b *strings.Builder) int {
 		if k >= len(s) || s[k] == ' ' || s[k] == '\n' {
 			return 0
 		}
+		// \verb ends at the delimiter on the same line.
+		if k+1 > lineEnd {
+			return 0
+		}
 		delim := s[k]
-		j := strings.IndexByte(s[k+1:], delim)
-		nl := strings.IndexByte(s[k+1:], '\n')
-		if j < 0 || (nl >= 0 && nl < j) {
+		j := strings.IndexByte(s[k+1:lineEnd], delim)
+		if j < 0 {
 			return 0
 		}
 		return k + 1 + j + 1

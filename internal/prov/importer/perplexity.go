@@ -67,8 +67,8 @@ func Perplexity(data []byte) (*Result, error) {
 				c.url, c.title, c.excerpt = r.URL, r.Title, strings.TrimSpace(r.Snippet)
 			case n >= 1 && n <= len(resp.Citations):
 				c.url = resp.Citations[n-1]
-			default:
-				c.marker = "[" + strconv.Itoa(n) + "]"
+			default: // dangling: no such result
+				c.key = "marker:[" + strconv.Itoa(n) + "]"
 			}
 			cites = append(cites, c)
 		}

@@ -1,0 +1,47 @@
+package report
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"Revenue grew.[[3]](https://example.com/a) Costs fell [4].\n\nReferences\n[4] https://x.org - X",
+		"A [1, 3] B [2-4] C 【2】 D [^x] E <https://a.b/c> F https://a.b/(c)) G doi:10.1/abcd H arXiv:2101.00001\n\n[^x]: https://doi. org/10.1/x\n[1]: https://a.b",
+		"让我搜索：\n\n# 标题\n\n第一句。 [1]\n\n参考文献：\n[1] https://zh.wikipedia.org/wiki/中文 - 中文",
+		"| a | [1] |\n|---|---|\n```\n[1]\n```\n> q [2]\n- item.1 x\n\n1. T, accessed, [https://a](https://a)",
+		"x.\ue200cite\ue202turn1view0\ue201 [[1]](#r) ![i](https://i) \\[[A' 2020](http://arxiv.org/abs/2101.00001)\\]",
+		"Query ID: 1\nQUESTION:\nq\nANSWER:\nA.[[1]](https://a.b)",
+	} {
+		f.Add(s)
+	}
+	if b, err := os.ReadFile(filepath.Join("testdata", "report.md")); err == nil {
+		f.Add(string(b))
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		doc := Parse(s)
+		if err := checkDocument(s, doc); err != nil {
+			t.Fatalf("Parse(%q): %v", s, err)
+		}
+	})
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add("a.json", []byte(`{"response": "x"}`))
+	f.Add("a.json", []byte(`{"content": [{"type": "text", "text": "x"}]}`))
+	f.Add("a.json", []byte(`{"choices": [{"message": {"content": "x"}, "finish_reason": "stop"}]}`))
+	f.Add("a.md", []byte("\xef\xbb\xbf# x"))
+	f.Add("a.txt", []byte("\xff"))
+	f.Fuzz(func(t *testing.T, name string, data []byte) {
+		text, err := Decode(name, data)
+		if err != nil {
+			return
+		}
+		if text == "" {
+			t.Fatalf("Decode(%q, %q) returned empty text without error", name, data)
+		}
+		Parse(text)
+	})
+}
