@@ -99,11 +99,11 @@ func TestDemo(t *testing.T) {
 		reasons[u.URL] = u.Reason
 	}
 	wantReasons := map[string]string{
-		"https://arxiv.org/abs/2312.10997":                                  bench.ReasonSourceSurvey,
-		"https://arxiv.org/abs/2201.11903":                                  bench.ReasonNotInGT,
-		"https://arxiv.org/abs/2401.15884":                                  bench.ReasonPostCutoff,
-		"https://www.rag-research-hub.example.org/papers/fusion-retrieval-2023": bench.ReasonUnresolvable,
-		"https://en.wikipedia.org/wiki/Retrieval-augmented_generation":      bench.ReasonNotAPaper,
+		"https://arxiv.org/abs/2312.10997":                                                                      bench.ReasonSourceSurvey,
+		"https://arxiv.org/abs/2201.11903":                                                                      bench.ReasonNotInGT,
+		"https://arxiv.org/abs/2401.15884":                                                                      bench.ReasonPostCutoff,
+		"https://www.rag-research-hub.example.org/papers/fusion-retrieval-2023":                                 bench.ReasonUnresolvable,
+		"https://en.wikipedia.org/wiki/Retrieval-augmented_generation":                                          bench.ReasonNotAPaper,
 		"https://www.vectorstore-blog.example.com/posts/why-rag-needs-a-vector-database?utm_source=chatgpt.com": bench.ReasonNotAPaper,
 	}
 	if diff := cmp.Diff(wantReasons, reasons); diff != "" {
