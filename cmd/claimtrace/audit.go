@@ -81,7 +81,7 @@ DIR/metrics.json.`,
 				}
 			}
 			if asJSON {
-				return writeJSON(a.stdout, m)
+				return writeAuditJSON(a.stdout, m)
 			}
 			printAudit(a.stdout, g, m)
 			return nil
@@ -125,7 +125,7 @@ func (a *app) auditInput(ctx context.Context, path string, opts auditOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	switch sniff(path, data) {
+	switch sniffAuditInput(path, data) {
 	case inputNative:
 		return decodeGraph(path, data, prov.Unmarshal)
 	case inputPROV:
@@ -136,13 +136,13 @@ func (a *app) auditInput(ctx context.Context, path string, opts auditOptions) (*
 	return a.graphFromReport(ctx, path, opts)
 }
 
-// readGraph reads a graph file (native or PROV-JSON); reports are refused.
-func readGraph(path string) (*prov.Graph, error) {
+// readProvGraph reads a graph file (native or PROV-JSON); reports are refused.
+func readProvGraph(path string) (*prov.Graph, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	switch sniff(path, data) {
+	switch sniffAuditInput(path, data) {
 	case inputNative:
 		return decodeGraph(path, data, prov.Unmarshal)
 	case inputPROV:
@@ -175,8 +175,8 @@ const (
 var provKeys = []string{"prefix", "entity", "activity", "agent", "wasGeneratedBy", "used", "wasDerivedFrom",
 	"wasInfluencedBy", "wasAttributedTo", "wasAssociatedWith", "hadMember", "bundle", "wasInformedBy"}
 
-// sniff tells graph files from reports by their content.
-func sniff(path string, data []byte) inputKind {
+// sniffAuditInput tells graph files from reports by their content.
+func sniffAuditInput(path string, data []byte) inputKind {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".md", ".markdown", ".txt":
 		return inputReport
@@ -230,7 +230,8 @@ func writeAudit(dir string, g *prov.Graph, m *prov.Metrics) error {
 	return nil
 }
 
-func writeJSON(w io.Writer, v any) error {
+// writeAuditJSON writes v as indented JSON, without HTML escaping.
+func writeAuditJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

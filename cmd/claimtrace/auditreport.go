@@ -2,14 +2,38 @@ package main
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/prov"
 )
 
 // graphFromReport builds the provenance graph of a report file through the
-// eval pipeline (parse, resolve, judge, prov.Build). Placeholder: the eval
-// wiring replaces this file.
+// eval pipeline: parse, resolve every cited source (snapshot, page cache,
+// web unless offline), judge each (claim, source) pair, build the graph.
+// Contradictions are left to the caller (audit's --detect).
 func (a *app) graphFromReport(ctx context.Context, path string, opts auditOptions) (*prov.Graph, error) {
-	return nil, fmt.Errorf("%s: auditing report files arrives with the eval pipeline; audit a provenance graph (claimtrace's graph JSON or PROV-JSON) for now", path)
+	st, err := a.openStore(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	ff := fetchFlags{snapshot: opts.Snapshot, offline: opts.Offline}
+	fetcher, err := a.newFetcher(ff, st)
+	if err != nil {
+		return nil, err
+	}
+	v := defaultVerify()
+	v.judge, v.tau, v.contradictions = opts.Judge, opts.Tau, false
+	eo := eval.Options{Mode: ff.mode(), Snapshot: opts.Snapshot, Fetcher: fetcher, Store: st, Concurrency: a.cfg.Concurrency}
+	if s := a.newScholar(ff); s != nil {
+		eo.Scholar = s
+	}
+	if err := v.apply(&eo); err != nil {
+		return nil, err
+	}
+	ev, err := eval.New(eo)
+	if err != nil {
+		return nil, err
+	}
+	_, g, err := ev.Audit(ctx, path)
+	return g, err
 }

@@ -192,11 +192,11 @@ DIR/build/select.jsonl and its manifest instead.`,
 					return err
 				}
 			} else {
-				r, file, err := arxivsnap.OpenFile(snapshot)
+				r, err := arxivsnap.OpenFile(snapshot)
 				if err != nil {
 					return err
 				}
-				defer file.Close()
+				defer r.Close()
 				in = r
 			}
 			var w io.Writer = a.stdout

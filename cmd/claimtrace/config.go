@@ -1,14 +1,20 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/llm"
 )
 
 // Config is the effective configuration: defaults < config file <
@@ -24,6 +30,12 @@ type Config struct {
 	Concurrency int `toml:"concurrency"`
 
 	Fetch FetchConfig `toml:"fetch"`
+	LLM   LLMConfig   `toml:"llm"`
+
+	// file is the config file read ("" when none); loaded says whether it
+	// existed.
+	file   string
+	loaded bool
 }
 
 // FetchConfig configures the HTTP fetcher used for cited URLs.
@@ -52,6 +64,13 @@ func defaultConfig() *Config {
 			MaxBytes:    20 << 20,
 			PerHostRPS:  2,
 		},
+		LLM: LLMConfig{
+			FactCheckers: []string{"gemini:gemini-2.5-pro", "gemini:gemini-2.5-flash"},
+			Temperature:  new(0.0),
+			TimeoutSecs:  600,
+			MaxAttempts:  5,
+			Concurrency:  4,
+		},
 	}
 }
 
@@ -73,9 +92,11 @@ func (a *app) loadConfig() error {
 		}
 	}
 	if path != "" {
+		cfg.file = path
 		_, err := toml.DecodeFile(path, cfg)
 		switch {
 		case err == nil:
+			cfg.loaded = true
 		case errors.Is(err, fs.ErrNotExist) && !explicit:
 		default:
 			return fmt.Errorf("config %s: %w", path, err)
@@ -94,9 +115,193 @@ func (a *app) loadConfig() error {
 		}
 		cfg.Concurrency = n
 	}
+	if err := cfg.LLM.fromEnv(); err != nil {
+		return err
+	}
 	a.cfg = cfg
 	return nil
 }
 
-// secretValues returns key values the configuration can reach, for redaction.
-func (c *Config) secretValues() []string { return nil }
+// secretValues returns key values the configuration can reach, for
+// redaction: the values of the key variables the config file names (the
+// standard ones are covered by secretEnv).
+func (c *Config) secretValues() []string {
+	var out []string
+	for _, m := range c.LLM.Models {
+		if m.KeyEnv == "" {
+			continue
+		}
+		if v := os.Getenv(m.KeyEnv); len(v) >= 6 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// LLMConfig configures model endpoints and what a run may spend. Keys are
+// never stored here: a model names the environment variable holding its
+// key (key_env), by default the provider's standard one.
+type LLMConfig struct {
+	// Model is the default model (a spec "provider:model" or a name under
+	// [llm.models]) for commands given no --model.
+	Model string `toml:"model"`
+	// FactCheckers are the web-connected fact-check models for non-cited
+	// statements (the paper: Gemini 2.5 Pro and Flash, 3 votes each).
+	FactCheckers []string `toml:"fact_checkers"`
+	// MaxCost (US dollars) and MaxCalls bound a run; 0 means no limit.
+	MaxCost  float64 `toml:"max_cost"`
+	MaxCalls int64   `toml:"max_calls"`
+	// NoCache stops reading cached answers (fresh ones are still stored).
+	NoCache bool `toml:"no_cache"`
+	// Temperature is the default sampling temperature (0, as ReportBench).
+	Temperature *float64 `toml:"temperature"`
+	// TimeoutSecs bounds one attempt of one call.
+	TimeoutSecs int `toml:"timeout_seconds"`
+	// MaxAttempts bounds attempts per call on rate limits and transient errors.
+	MaxAttempts int `toml:"max_attempts"`
+	// Concurrency is the default number of calls in flight per endpoint.
+	Concurrency int `toml:"concurrency"`
+	// Models are named endpoints: [llm.models.NAME].
+	Models map[string]ModelConfig `toml:"models"`
+}
+
+// ModelConfig is one named model endpoint of the config file.
+type ModelConfig struct {
+	Provider string `toml:"provider"` // openai | gemini | anthropic
+	Model    string `toml:"model"`
+	// BaseURL reaches OpenAI-compatible servers (vLLM, Ollama, llama.cpp,
+	// Azure, OpenRouter) or a proxy.
+	BaseURL string `toml:"base_url"`
+	// KeyEnv names the environment variable holding the key.
+	KeyEnv string `toml:"key_env"`
+	// API is "chat" or "responses" for OpenAI ("" picks per request).
+	API string `toml:"api"`
+	// StructuredOutput false stops sending native JSON-schema mode.
+	StructuredOutput *bool `toml:"structured_output"`
+	RPM              int   `toml:"rpm"`
+	TPM              int   `toml:"tpm"`
+	Concurrency      int   `toml:"concurrency"`
+	// Temperature overrides llm.temperature for this model.
+	Temperature *float64 `toml:"temperature"`
+	TimeoutSecs int      `toml:"timeout_seconds"`
+	// Prices in US dollars per million tokens (per thousand searches);
+	// unset ones come from the built-in table.
+	PriceInput     *float64 `toml:"price_input"`
+	PriceOutput    *float64 `toml:"price_output"`
+	PriceCached    *float64 `toml:"price_cached"`
+	PriceWebSearch *float64 `toml:"price_web_search_per_1k"`
+}
+
+// fromEnv applies CLAIMTRACE_MODEL, CLAIMTRACE_MAX_COST and
+// CLAIMTRACE_MAX_CALLS.
+func (l *LLMConfig) fromEnv() error {
+	if v := os.Getenv("CLAIMTRACE_MODEL"); v != "" {
+		l.Model = v
+	}
+	if v := os.Getenv("CLAIMTRACE_MAX_COST"); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f < 0 {
+			return fmt.Errorf("CLAIMTRACE_MAX_COST=%q: want a non-negative number of dollars", v)
+		}
+		l.MaxCost = f
+	}
+	if v := os.Getenv("CLAIMTRACE_MAX_CALLS"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return fmt.Errorf("CLAIMTRACE_MAX_CALLS=%q: want a non-negative integer", v)
+		}
+		l.MaxCalls = n
+	}
+	return nil
+}
+
+// baseURLEnv lists the environment variables that override a provider's
+// base URL, in order of preference.
+func baseURLEnv(p llm.Provider) []string {
+	switch p {
+	case llm.OpenAI:
+		return []string{"OPENAI_BASE_URL"}
+	case llm.Gemini:
+		return []string{"GEMINI_BASE_URL", "GOOGLE_GEMINI_BASE_URL"}
+	case llm.Anthropic:
+		return []string{"ANTHROPIC_BASE_URL"}
+	}
+	return nil
+}
+
+func firstEnv(names []string) (name, value string) {
+	for _, n := range names {
+		if v := os.Getenv(n); v != "" {
+			return n, v
+		}
+	}
+	return "", ""
+}
+
+// endpoint resolves a model spec or a configured model name (spec "" means
+// llm.model) into the endpoint to call and the client options of its
+// limits, prices and temperature. The key is read from the environment
+// here and nowhere else; a missing one is reported when the model is
+// opened, naming the variable to set.
+func (c *Config) endpoint(spec string) (llm.Endpoint, llm.Options, error) {
+	if spec == "" {
+		spec = c.LLM.Model
+	}
+	if spec == "" {
+		return llm.Endpoint{}, llm.Options{}, fmt.Errorf("no model: pass --model provider:model (openai:gpt-4o, gemini:gemini-2.5-flash, anthropic:claude-sonnet-4-5) or set llm.model in the config file")
+	}
+	mc, named := c.LLM.Models[spec]
+	var ep llm.Endpoint
+	if named {
+		p, _, err := llm.ParseSpec(mc.Provider + ":" + mc.Model)
+		if err != nil || mc.Model == "" {
+			return llm.Endpoint{}, llm.Options{}, fmt.Errorf("config llm.models.%s: want provider (openai, gemini, anthropic) and model: %w", spec, claimtrace.ErrInvalid)
+		}
+		ep = llm.Endpoint{Name: spec, Provider: p, Model: mc.Model}
+	} else {
+		p, m, err := llm.ParseSpec(spec)
+		if err != nil {
+			return llm.Endpoint{}, llm.Options{}, err
+		}
+		ep = llm.Endpoint{Name: spec, Provider: p, Model: m}
+	}
+	switch mc.API {
+	case llm.APIAuto, llm.APIChat, llm.APIResponses:
+		ep.API = mc.API
+	default:
+		return llm.Endpoint{}, llm.Options{}, fmt.Errorf("config llm.models.%s: api %q: want chat or responses: %w", spec, mc.API, claimtrace.ErrInvalid)
+	}
+	ep.BaseURL = mc.BaseURL
+	if ep.BaseURL == "" {
+		_, ep.BaseURL = firstEnv(baseURLEnv(ep.Provider))
+	}
+	keyEnv := llm.DefaultKeyEnv(ep.Provider)
+	if mc.KeyEnv != "" {
+		keyEnv = []string{mc.KeyEnv}
+	}
+	ep.KeyEnv = strings.Join(keyEnv, " or ")
+	_, ep.APIKey = firstEnv(keyEnv)
+	ep.NoStructuredOutput = mc.StructuredOutput != nil && !*mc.StructuredOutput
+	ep.Timeout = time.Duration(cmp.Or(mc.TimeoutSecs, c.LLM.TimeoutSecs)) * time.Second
+
+	opts := llm.Options{
+		NoCache:     c.LLM.NoCache,
+		Limits:      llm.Limits{RPM: mc.RPM, TPM: mc.TPM, Concurrency: cmp.Or(mc.Concurrency, c.LLM.Concurrency)},
+		Retry:       llm.Retry{MaxAttempts: c.LLM.MaxAttempts},
+		Temperature: cmp.Or(mc.Temperature, c.LLM.Temperature),
+	}
+	if mc.PriceInput != nil || mc.PriceOutput != nil || mc.PriceCached != nil || mc.PriceWebSearch != nil {
+		p, _ := llm.LookupPrice(ep.Provider, ep.Model)
+		set := func(dst *float64, v *float64) {
+			if v != nil {
+				*dst = *v
+			}
+		}
+		set(&p.Input, mc.PriceInput)
+		set(&p.Output, mc.PriceOutput)
+		set(&p.Cached, mc.PriceCached)
+		set(&p.WebSearchPer1K, mc.PriceWebSearch)
+		opts.Price = &p
+	}
+	return ep, opts, nil
+}

@@ -1,7 +1,109 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/BurntSushi/toml"
+	"github.com/spf13/cobra"
+)
 
 func (a *app) configCmd() *cobra.Command {
-	return pending("config", "Print the effective configuration, keys redacted", 3)
+	var show bool
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Print the effective configuration, keys redacted",
+		Long: `config says which config file is in use and which models are configured,
+with the environment variable each key comes from and whether it is set
+(never its value). --show prints the whole effective configuration
+(defaults < config file < CLAIMTRACE_* environment) as TOML.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var b strings.Builder
+			if show {
+				if err := toml.NewEncoder(&b).Encode(a.cfg); err != nil {
+					return fmt.Errorf("encode config: %w", err)
+				}
+				b.WriteString("\n")
+			}
+			a.describeConfig(&b)
+			_, err := fmt.Fprint(a.stdout, a.redact(b.String()))
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&show, "show", false, "print the whole effective configuration as TOML")
+	return cmd
+}
+
+// describeConfig writes where the configuration comes from and how each
+// model resolves, as comment lines (valid TOML after --show output).
+func (a *app) describeConfig(b *strings.Builder) {
+	c := a.cfg
+	switch {
+	case c.file == "":
+		b.WriteString("# config file: none\n")
+	case c.loaded:
+		fmt.Fprintf(b, "# config file: %s\n", c.file)
+	default:
+		fmt.Fprintf(b, "# config file: %s (not found; defaults in use)\n", c.file)
+	}
+	var env []string
+	for _, name := range []string{"CLAIMTRACE_CONFIG", "CLAIMTRACE_DATA_DIR", "CLAIMTRACE_STORE", "CLAIMTRACE_CONCURRENCY", "CLAIMTRACE_MODEL", "CLAIMTRACE_MAX_COST", "CLAIMTRACE_MAX_CALLS"} {
+		if os.Getenv(name) != "" {
+			env = append(env, name)
+		}
+	}
+	if len(env) > 0 {
+		fmt.Fprintf(b, "# environment overrides: %s\n", strings.Join(env, ", "))
+	}
+	fmt.Fprintf(b, "# data dir: %s\n", c.DataDir)
+	if c.LLM.MaxCost > 0 || c.LLM.MaxCalls > 0 {
+		fmt.Fprintf(b, "# run budget: $%g, %d calls (0 = no limit)\n", c.LLM.MaxCost, c.LLM.MaxCalls)
+	}
+
+	specs := []string{}
+	if c.LLM.Model != "" {
+		specs = append(specs, c.LLM.Model)
+	}
+	specs = append(specs, c.LLM.FactCheckers...)
+	for name := range c.LLM.Models {
+		specs = append(specs, name)
+	}
+	slices.Sort(specs)
+	specs = slices.Compact(specs)
+	if len(specs) == 0 {
+		b.WriteString("# models: none configured (pass --model provider:model)\n")
+		return
+	}
+	b.WriteString("# models:\n")
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	for _, spec := range specs {
+		ep, opts, err := c.endpoint(spec)
+		if err != nil {
+			fmt.Fprintf(tw, "#   %s\terror: %v\n", spec, err)
+			continue
+		}
+		key := "key " + ep.KeyEnv
+		if ep.APIKey != "" {
+			key += " (set)"
+		} else {
+			key += " (not set)"
+		}
+		base := ep.BaseURL
+		if base == "" {
+			base = "public API"
+		}
+		role := ""
+		if spec == c.LLM.Model {
+			role = " [default]"
+		}
+		if slices.Contains(c.LLM.FactCheckers, spec) {
+			role += " [fact-check]"
+		}
+		fmt.Fprintf(tw, "#   %s%s\t%s\t%s\t%s\tconcurrency %d\n", spec, role, ep, base, key, opts.Limits.Concurrency)
+	}
+	tw.Flush()
 }

@@ -55,10 +55,14 @@ The run is offline: nothing is fetched, the store is a temporary file.
 			if err != nil {
 				return err
 			}
-			ev, err := eval.New(eval.Options{
+			eo := eval.Options{
 				Dataset: ds, ReportsDir: filepath.Join(dir, demo.ReportsDir), OutDir: filepath.Join(dir, "results"),
 				Mode: ff.mode(), Snapshot: ff.snapshot, Fetcher: fetcher, Store: st, Concurrency: 2,
-			})
+			}
+			if err := defaultVerify().apply(&eo); err != nil {
+				return err
+			}
+			ev, err := eval.New(eo)
 			if err != nil {
 				return err
 			}

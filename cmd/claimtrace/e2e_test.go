@@ -218,3 +218,47 @@ func TestSnapshotThenOffline(t *testing.T) {
 		compareJSON(t, filepath.Join(offline, name), filepath.Join(live, name), "file")
 	}
 }
+
+// TestAuditAndGateReport audits the bundled report offline from its
+// snapshot, then gates it: the report passes a lax gate and fails a strict
+// one, with exit codes 0 and 1.
+func TestAuditAndGateReport(t *testing.T) {
+	dir := t.TempDir()
+	if err := demoMaterialize(dir); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(dir, "reports", "2312.10997.md")
+	snap := filepath.Join(dir, "snapshot")
+	t.Setenv("CLAIMTRACE_DATA_DIR", filepath.Join(dir, "data"))
+	out, errOut, code := cli(t, "audit", report, "--snapshot", snap, "--offline", "--json", "--out", filepath.Join(dir, "audit"))
+	if code != 0 {
+		t.Fatalf("audit: exit %d: %s", code, errOut)
+	}
+	var m struct {
+		PCov *float64 `json:"pcov"`
+		PSnd *float64 `json:"psnd"`
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		// audit --json may wrap the metrics; look for them anywhere.
+		var wrapped map[string]json.RawMessage
+		if err2 := json.Unmarshal([]byte(out), &wrapped); err2 != nil {
+			t.Fatalf("audit --json: %v\n%s", err, out)
+		}
+		json.Unmarshal(wrapped["metrics"], &m)
+	}
+	if m.PCov == nil || *m.PCov <= 0.5 || *m.PCov >= 1 || m.PSnd == nil || *m.PSnd <= 0 {
+		t.Errorf("audit metrics = pcov %v psnd %v\n%s", m.PCov, m.PSnd, out)
+	}
+	for _, f := range []string{"graph.json", "prov.json", "metrics.json"} {
+		if _, err := os.Stat(filepath.Join(dir, "audit", f)); err != nil {
+			t.Errorf("audit --out: %v", err)
+		}
+	}
+	if _, errOut, code := cli(t, "gate", "--min-pcov", "0.5", "--min-psnd", "0.3", "--snapshot", snap, "--offline", report); code != 0 {
+		t.Errorf("lax gate: exit %d: %s", code, errOut)
+	}
+	out, _, code = cli(t, "gate", "--min-pcov", "0.99", "--min-psnd", "0.99", "--snapshot", snap, "--offline", report)
+	if code != 1 || !strings.Contains(strings.ToLower(out), "pcov") {
+		t.Errorf("strict gate: exit %d, output %q; want 1 and a reason naming PCov", code, out)
+	}
+}

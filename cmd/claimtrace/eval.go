@@ -26,6 +26,7 @@ type evalFlags struct {
 	json        bool
 	noScholar   bool
 	fetch       fetchFlags
+	verify      verifyFlags
 }
 
 func (a *app) evalCmd() *cobra.Command {
@@ -66,6 +67,7 @@ command and it resumes.`,
 	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
 	fs.BoolVar(&f.noScholar, "no-scholar", false, "do not query arXiv, Crossref or OpenAlex (implied by --offline)")
 	f.fetch.add(fs)
+	f.verify.add(fs)
 	for _, name := range []string{"dataset", "reports", "out"} {
 		cmd.MarkFlagRequired(name)
 	}
@@ -96,6 +98,9 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	}
 	if s := a.newScholar(f.fetch); s != nil && !f.noScholar {
 		opts.Scholar = s
+	}
+	if err := f.verify.apply(&opts); err != nil {
+		return err
 	}
 	var bar interface {
 		Add(int) error
@@ -144,9 +149,9 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 	c := s.Citation
 	fmt.Fprintf(w, "claimtrace eval — %d reports scored, %d failed (mode %s, run %s)\n\n", s.Reports, s.ReportsFailed, s.Mode, s.Run)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "\tReports\tPrecision\tCompat P\tRecall\tF1\tMicro P\tMicro R\tRefs/report\tPCov\t")
-	fmt.Fprintf(tw, "all\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Reports, pct(c.Precision), pct(c.CompatPrecision), pct(c.Recall),
-		pct(c.F1), pct(c.MicroPrecision), pct(c.MicroRecall), num(c.RefsPerReport), pct(s.AAR.PCov))
+	fmt.Fprintln(tw, "\tReports\tPrecision\tCompat P\tRecall\tF1\tMicro P\tMicro R\tRefs/report\tMatch rate\tPCov\tPSnd\tCTran\t")
+	fmt.Fprintf(tw, "all\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Reports, pct(c.Precision), pct(c.CompatPrecision), pct(c.Recall),
+		pct(c.F1), pct(c.MicroPrecision), pct(c.MicroRecall), num(c.RefsPerReport), pct(s.Cited.MatchRate), pct(s.AAR.PCov), pct(s.AAR.PSnd), pct(s.AAR.CTran))
 	domains := make([]string, 0, len(c.ByDomain))
 	for d := range c.ByDomain {
 		domains = append(domains, d)
@@ -155,7 +160,7 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 	if len(domains) > 1 {
 		for _, d := range domains {
 			b := c.ByDomain[d]
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\t\n", shorten(d, 34), b.Reports, pct(b.Precision), pct(b.CompatPrecision), pct(b.Recall),
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\t\t\t\t\n", shorten(d, 34), b.Reports, pct(b.Precision), pct(b.CompatPrecision), pct(b.Recall),
 				pct(b.F1), pct(b.MicroPrecision), pct(b.MicroRecall), num(b.RefsPerReport))
 		}
 	}
@@ -165,12 +170,19 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 	if c.ReportsWithoutRefs > 0 {
 		fmt.Fprintf(w, "%d report(s) cite no reference: precision undefined, excluded from its mean\n", c.ReportsWithoutRefs)
 	}
-	if s.Cited.MatchRate != nil {
-		fmt.Fprintf(w, "cited statements: match rate %s over %d judged pairs (%d unknown)\n", pct(s.Cited.MatchRate), s.Cited.Judged, s.Cited.Unknown)
+	if s.Cited.Judge != "" {
+		fmt.Fprintf(w, "cited statements (judge %s): match rate %s over %d judged (claim, source) pairs; %d pairs unknown (source unreadable or unjudged)\n",
+			s.Cited.Judge, pct(s.Cited.MatchRate), s.Cited.Judged, s.Cited.Unknown)
 	}
-	if s.NonCited.FactualAccuracy != nil {
-		fmt.Fprintf(w, "non-cited statements: factual accuracy %s (%d decided, %d undecided)\n", pct(s.NonCited.FactualAccuracy), s.NonCited.Decided, s.NonCited.Undecided)
+	if s.NonCited.StatementsPerReport != nil {
+		if s.NonCited.Decided == 0 {
+			fmt.Fprintf(w, "non-cited statements: %.1f check-worthy a report, %d undecided (no fact-checker configured)\n", *s.NonCited.StatementsPerReport, s.NonCited.Undecided)
+		} else {
+			fmt.Fprintf(w, "non-cited statements: factual accuracy %s (%d decided, %d undecided)\n", pct(s.NonCited.FactualAccuracy), s.NonCited.Decided, s.NonCited.Undecided)
+		}
 	}
+	fmt.Fprintf(w, "provenance (τ = %.2f): PCov %s, PSnd %s, CTran %s (%d report(s) with conflicting sources), AEff proxy %s nodes a claim\n",
+		s.AAR.Tau, pct(s.AAR.PCov), pct(s.AAR.PSnd), pct(s.AAR.CTran), s.AAR.ReportsWithConflicts, num(s.AAR.AEffProxy))
 	for _, fl := range s.Failures {
 		fmt.Fprintf(w, "FAILED %s: %s\n", fl.Task, fl.Err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -40,7 +41,7 @@ fetch and judge them.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			provider, path := args[0], args[1]
-			if !contains(importer.Providers, provider) {
+			if !slices.Contains(importer.Providers, provider) {
 				return fmt.Errorf("provider %q: want %s: %w", provider, strings.Join(importer.Providers, ", "), claimtrace.ErrInvalid)
 			}
 			data, err := os.ReadFile(path)
@@ -66,29 +67,20 @@ fetch and judge them.`,
 	return cmd
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+// importedDoc is the shape 'claimtrace parse --json' prints.
+type importedDoc struct {
+	Claims    []importedClaim    `json:"claims"`
+	Citations []importedCitation `json:"citations"`
 }
 
-// parsedDoc is the shape 'claimtrace parse --json' prints.
-type parsedDoc struct {
-	Claims    []parsedClaim    `json:"claims"`
-	Citations []parsedCitation `json:"citations"`
-}
-
-type parsedClaim struct {
+type importedClaim struct {
 	Text      string `json:"text"`
 	Start     int    `json:"start"`
 	End       int    `json:"end"`
 	Citations []int  `json:"citations"`
 }
 
-type parsedCitation struct {
+type importedCitation struct {
 	Marker  string `json:"marker"`
 	URL     string `json:"url"`
 	DOI     string `json:"doi"`
@@ -102,12 +94,12 @@ func writeImport(dir string, r *importer.Result) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	doc := parsedDoc{Claims: []parsedClaim{}, Citations: []parsedCitation{}}
+	doc := importedDoc{Claims: []importedClaim{}, Citations: []importedCitation{}}
 	for _, c := range r.Doc.Claims {
-		doc.Claims = append(doc.Claims, parsedClaim{Text: c.Text, Start: c.Start, End: c.End, Citations: c.Citations})
+		doc.Claims = append(doc.Claims, importedClaim{Text: c.Text, Start: c.Start, End: c.End, Citations: c.Citations})
 	}
 	for _, c := range r.Doc.Citations {
-		doc.Citations = append(doc.Citations, parsedCitation{Marker: c.Marker, URL: c.URL, DOI: c.DOI, ArXivID: c.ArXivID,
+		doc.Citations = append(doc.Citations, importedCitation{Marker: c.Marker, URL: c.URL, DOI: c.DOI, ArXivID: c.ArXivID,
 			Title: c.Title, Start: c.Start, End: c.End})
 	}
 	dj, err := json.MarshalIndent(doc, "", "  ")

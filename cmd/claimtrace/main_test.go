@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/claimtrace/claimtrace/internal/demo"
 )
 
 // TestMain lets tests run the CLI as a child process: the test binary itself
@@ -34,3 +36,6 @@ func child(t *testing.T, args ...string) *exec.Cmd {
 	cmd.Env = append(os.Environ(), "CLAIMTRACE_TEST_MAIN=1")
 	return cmd
 }
+
+// demoMaterialize writes the bundled example into dir.
+func demoMaterialize(dir string) error { return demo.Materialize(dir) }

@@ -184,7 +184,6 @@ func TestProvErrors(t *testing.T) {
 		{[]string{"prov", "why", "c9", transparent}, `claim "c9": not found`},
 		{[]string{"prov", "export", "--format", "svg", transparent}, `--format "svg"`},
 		{[]string{"prov", "orphans", report}, "not a provenance graph"},
-		{[]string{"audit", report}, "auditing report files arrives with the eval pipeline"},
 		{[]string{"import", "mistral", blackBox}, `provider "mistral"`},
 	}
 	for _, tt := range tests {
@@ -223,7 +222,7 @@ func TestImportCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc parsedDoc
+	var doc importedDoc
 	data, err := os.ReadFile(filepath.Join(dir, "document.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -257,8 +256,8 @@ func TestSniff(t *testing.T) {
 		{"r.json", `not json`, inputReport},
 	}
 	for _, tt := range tests {
-		if got := sniff(tt.path, []byte(tt.data)); got != tt.want {
-			t.Errorf("sniff(%s, %s) = %v, want %v", tt.path, tt.data, got, tt.want)
+		if got := sniffAuditInput(tt.path, []byte(tt.data)); got != tt.want {
+			t.Errorf("sniffAuditInput(%s, %s) = %v, want %v", tt.path, tt.data, got, tt.want)
 		}
 	}
 }

@@ -40,7 +40,9 @@ var oldArchives = map[string]bool{
 // the 10.48550/arXiv.… DOI), or running text that names one ("arXiv preprint
 // arXiv:1810.04805"). A new-style number in running text without an arXiv
 // context ("version 2101.00001") is not taken, nor is an id whose YYMM is not
-// a real month. Old-style ids are returned without their subject class
+// a real month (or whose digit count does not fit its year). A URL names an
+// arXiv paper only on a host that serves papers by id (arxivHosts): a blog
+// post slugged "…/arxiv-2101.00001" is a blog post. Old-style ids are returned without their subject class
 // ("math.GT/0309136" becomes "math/0309136"), as arXiv itself canonicalises them.
 func ArXivID(s string) string {
 	if len(s) > 1<<20 {

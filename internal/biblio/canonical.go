@@ -49,7 +49,7 @@ func CanonicalURL(raw string) (string, error) {
 		if d == "" {
 			return "", fmt.Errorf("canonical url %q: no doi after doi: %w", raw, claimtrace.ErrInvalid)
 		}
-		return "https://doi.org/" + escapePath("/"+d, true)[1:], nil
+		return CanonicalURL("https://doi.org" + escapePath("/"+d, true))
 	case strings.HasPrefix(low, "https://"):
 		rest = s[len("https://"):]
 	case strings.HasPrefix(low, "http://"):
@@ -79,7 +79,8 @@ func CanonicalURL(raw string) (string, error) {
 	}
 	path = escapePath(tail, true)
 	if host == "doi.org" {
-		path = strings.ToLower(path)
+		// Lowercase the DOI, then restore the upper-case escapes.
+		path = escapePath(strings.ToLower(path), true)
 	}
 	params := splitQuery(query)
 	if id := strings.Trim(path, "/"); host == "youtu.be" && id != "" && strings.Trim(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == "" {

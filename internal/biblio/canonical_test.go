@@ -113,19 +113,19 @@ func TestCanonicalURLErrors(t *testing.T) {
 
 func TestTrimURLTail(t *testing.T) {
 	tests := map[string]string{
-		"https://x.org/a.":             "https://x.org/a",
-		"https://x.org/a),":            "https://x.org/a",
-		"https://x.org/a_(b)":          "https://x.org/a_(b)",
-		"https://x.org/a_(b))":         "https://x.org/a_(b)",
-		"https://x.org/a]":             "https://x.org/a",
-		"https://x.org/a”。":            "https://x.org/a",
-		"https://x.org/a**":            "https://x.org/a",
-		"https://x.org/?q=1!":          "https://x.org/?q=1",
-		"https://x.org/（中文）":           "https://x.org/（中文）",
-		"https://x.org/中文）":            "https://x.org/中文",
-		"https://x.org/a;b":            "https://x.org/a;b",
-		"":                             "",
-		"...":                          "",
+		"https://x.org/a.":                       "https://x.org/a",
+		"https://x.org/a),":                      "https://x.org/a",
+		"https://x.org/a_(b)":                    "https://x.org/a_(b)",
+		"https://x.org/a_(b))":                   "https://x.org/a_(b)",
+		"https://x.org/a]":                       "https://x.org/a",
+		"https://x.org/a”。":                      "https://x.org/a",
+		"https://x.org/a**":                      "https://x.org/a",
+		"https://x.org/?q=1!":                    "https://x.org/?q=1",
+		"https://x.org/（中文）":                     "https://x.org/（中文）",
+		"https://x.org/中文）":                      "https://x.org/中文",
+		"https://x.org/a;b":                      "https://x.org/a;b",
+		"":                                       "",
+		"...":                                    "",
 		"https://x.org/a?utm_source=chatgpt.com": "https://x.org/a?utm_source=chatgpt.com",
 	}
 	for in, want := range tests {
@@ -157,14 +157,14 @@ func TestIsScholarly(t *testing.T) {
 		}
 	}
 	urls := map[string]bool{
-		"https://www.researchgate.net/publication/123_Title":    true,
-		"https://www.researchgate.net/profile/Someone":          false,
-		"https://huggingface.co/papers/2305.12345":              true,
-		"https://huggingface.co/bert-base-uncased":              false,
-		"https://example.org/paper?doi=10.1145/3292500.3330701": true,
-		"https://blog.example.org/arxiv-2101.00001":             false,
-		"https://arxiv.org/abs/2101.00001":                      true,
-		"https://www.mdpi.com/2079-7737/11/5/710":               true,
+		"https://www.researchgate.net/publication/123_Title":     true,
+		"https://www.researchgate.net/profile/Someone":           false,
+		"https://huggingface.co/papers/2305.12345":               true,
+		"https://huggingface.co/bert-base-uncased":               false,
+		"https://example.org/paper?doi=10.1145/3292500.3330701":  true,
+		"https://blog.example.org/arxiv-2101.00001":              false,
+		"https://arxiv.org/abs/2101.00001":                       true,
+		"https://www.mdpi.com/2079-7737/11/5/710":                true,
 		"https://en.wikipedia.org/wiki/Horizontal_gene_transfer": false,
 		"not a url": false,
 	}

@@ -134,7 +134,7 @@ func natureDOI(low string) string {
 	for end < len(rest) && (isAlnum(rest[end]) || rest[end] == '-' || rest[end] == '.' || rest[end] == '_') {
 		end++
 	}
-	id := strings.TrimSuffix(strings.TrimRight(rest[:end], "."), ".pdf")
+	id := strings.TrimRight(strings.TrimSuffix(strings.TrimRight(rest[:end], "."), ".pdf"), ".")
 	if len(id) < 5 {
 		return ""
 	}

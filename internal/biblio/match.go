@@ -164,9 +164,11 @@ func (ix *Index) Distinct() int { return ix.distinct }
 //
 // The fuzzy step accepts at most one edit for titles under 60 runes (spaces
 // removed), two under 90 and three above, on titles of at least 20 runes.
-// It rejects a candidate when one title contains the other (a different paper
-// whose title extends the reference's: "Deep residual learning" vs "Deep
-// residual learning for image recognition"), and when the words that differ
+// It rejects a candidate when one title's words are a run of the other's (a
+// different paper whose title extends the reference's by whole words:
+// "Deep residual learning" vs "Deep residual learning for image recognition",
+// "The problem of hidden variables…" vs "On the problem of hidden
+// variables…"), and when the words that differ
 // include a number, a Roman numeral or a single letter ("Qwen2" vs "Qwen2.5",
 // "Part I" vs "Part II", "2D scans" vs "4D scans", "vitamin C" vs "vitamin D").
 // Subtitle variants (a title with and without its ": subtitle") are not
@@ -290,11 +292,8 @@ func allowedEdits(n int) int {
 // fuzzyAcceptable applies the rejection rules of Match to two titles within
 // the edit budget.
 func fuzzyAcceptable(a, b []rune, aw, bw []string) bool {
-	if len(a) != len(b) {
-		sa, sb := string(a), string(b)
-		if strings.Contains(sa, sb) || strings.Contains(sb, sa) {
-			return false
-		}
+	if containsWords(aw, bw) || containsWords(bw, aw) {
+		return false
 	}
 	diff := map[string]int{}
 	for _, w := range aw {
@@ -312,6 +311,24 @@ func fuzzyAcceptable(a, b []rune, aw, bw []string) bool {
 		}
 	}
 	return true
+}
+
+// containsWords reports whether short is a contiguous run of long's words
+// (and shorter): a title that extends another by whole words.
+func containsWords(long, short []string) bool {
+	if len(short) >= len(long) || len(short) == 0 {
+		return false
+	}
+outer:
+	for i := 0; i+len(short) <= len(long); i++ {
+		for j := range short {
+			if long[i+j] != short[j] {
+				continue outer
+			}
+		}
+		return true
+	}
+	return false
 }
 
 var romanNumerals = map[string]bool{

@@ -9,21 +9,23 @@ import (
 
 func testRefs() []claimtrace.Reference {
 	return []claimtrace.Reference{
-		0: {BibID: "bert", Title: "{BERT}: Pre-training of Deep Bidirectional Transformers for Language Understanding", Meta: map[string]string{"journal": "arXiv preprint arXiv:1810.04805"}},
-		1: {BibID: "resnet", Title: "Deep residual learning", Meta: map[string]string{"doi": "10.1109/CVPR.2016.90"}},
-		2: {BibID: "gcn", Title: "Semi-Supervised Classification with Graph Convolutional Networks", Meta: map[string]string{"eprint": "1609.02907", "archiveprefix": "arXiv"}},
-		3: {BibID: "gcn-dup", Title: "Semi-supervised classification with graph convolutional networks", Meta: map[string]string{"year": "2017"}},
-		4: {BibID: "corr", Title: "Adam: A Method for Stochastic Optimization", Meta: map[string]string{"journal": "CoRR", "volume": "abs/1412.6980"}},
-		5: {BibID: "acl", Title: "Findings of the 2016 Conference on Machine Translation (WMT16)", Meta: map[string]string{"url": "https://aclanthology.org/W16-2301"}},
-		6: {BibID: "part1", Title: "Review article: methods for fault detection, diagnostics, and prognostics for building systems—a review, Part I"},
-		7: {BibID: "qwen2", Title: "Qwen2 Technical Report"},
-		8: {BibID: "zhao", Title: "Gender Bias in Coreference Resolution: Evaluation and Debiasing Methods"},
-		9: {BibID: "fl", Title: "A survey on federated learning"},
+		0:  {BibID: "bert", Title: "{BERT}: Pre-training of Deep Bidirectional Transformers for Language Understanding", Meta: map[string]string{"journal": "arXiv preprint arXiv:1810.04805"}},
+		1:  {BibID: "resnet", Title: "Deep residual learning", Meta: map[string]string{"doi": "10.1109/CVPR.2016.90"}},
+		2:  {BibID: "gcn", Title: "Semi-Supervised Classification with Graph Convolutional Networks", Meta: map[string]string{"eprint": "1609.02907", "archiveprefix": "arXiv"}},
+		3:  {BibID: "gcn-dup", Title: "Semi-supervised classification with graph convolutional networks", Meta: map[string]string{"year": "2017"}},
+		4:  {BibID: "corr", Title: "Adam: A Method for Stochastic Optimization", Meta: map[string]string{"journal": "CoRR", "volume": "abs/1412.6980"}},
+		5:  {BibID: "acl", Title: "Findings of the 2016 Conference on Machine Translation (WMT16)", Meta: map[string]string{"url": "https://aclanthology.org/W16-2301"}},
+		6:  {BibID: "part1", Title: "Review article: methods for fault detection, diagnostics, and prognostics for building systems—a review, Part I"},
+		7:  {BibID: "qwen2", Title: "Qwen2 Technical Report"},
+		8:  {BibID: "zhao", Title: "Gender Bias in Coreference Resolution: Evaluation and Debiasing Methods"},
+		9:  {BibID: "fl", Title: "A survey on federated learning"},
 		10: {BibID: "ma", Title: "Communication-efficient learning for multi-agent reinforcement learning systems"},
 		11: {BibID: "arxivdoi", Title: "Some title", Meta: map[string]string{"doi": "10.48550/arXiv.2303.08774"}},
 		12: {BibID: "howpub", Title: "A web page", Meta: map[string]string{"howpublished": "r̆lhttps://www.iso.org/committee/6794475.html"}},
 		13: {BibID: "vitc", Title: "Randomized trial of vitamin C supplementation in adults"},
 		14: {BibID: "bert-twin", Title: "Bidirectional encoders", Meta: map[string]string{"eprint": "arXiv:1810.04805v2"}},
+		15: {BibID: "bert4rec", Title: "BERT4Rec: Sequential Recommendation with Bidirectional Encoder\n  Representations from Transformer"},
+		16: {BibID: "hidden", Title: "The problem of hidden variables in quantum mechanics"},
 	}
 }
 
@@ -55,6 +57,8 @@ func TestIndexMatch(t *testing.T) {
 		{"different version", claimtrace.Work{Title: "Qwen2.5 Technical Report"}, Match{}, false},
 		{"different number", claimtrace.Work{Title: "Findings of the 2018 Conference on Machine Translation (WMT18)"}, Match{}, false},
 		{"different letter", claimtrace.Work{Title: "Randomized trial of vitamin D supplementation in adults"}, Match{}, false},
+		{"plural of the last word", claimtrace.Work{Title: "BERT4Rec: Sequential Recommendation with Bidirectional Encoder Representations from Transformers"}, Match{15, "bert4rec", MethodFuzzyTitle, 1 - 1.0/87}, true},
+		{"extra leading word", claimtrace.Work{Title: "On the problem of hidden variables in quantum mechanics"}, Match{}, false},
 		{"two typos in a short title", claimtrace.Work{Title: "Semi-Supervised Clasification with Graph Convolutionl Networks"}, Match{}, false},
 		{"unknown id, no title", claimtrace.Work{ArXivID: "2401.00001"}, Match{}, false},
 		{"nothing", claimtrace.Work{}, Match{}, false},
@@ -73,11 +77,11 @@ func TestIndexMatch(t *testing.T) {
 
 func TestIndexDistinct(t *testing.T) {
 	ix := NewIndex(testRefs())
-	// 15 references; gcn-dup joins gcn by title, bert-twin joins bert by arXiv id.
-	if got, want := ix.Len(), 15; got != want {
+	// 17 references; gcn-dup joins gcn by title, bert-twin joins bert by arXiv id.
+	if got, want := ix.Len(), 17; got != want {
 		t.Errorf("Len = %d, want %d", got, want)
 	}
-	if got, want := ix.Distinct(), 13; got != want {
+	if got, want := ix.Distinct(), 15; got != want {
 		t.Errorf("Distinct = %d, want %d", got, want)
 	}
 	m, ok := ix.Match(claimtrace.Work{Title: "Bidirectional encoders"})
@@ -127,6 +131,27 @@ func TestBoundedLevenshtein(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("boundedLevenshtein(%q, %q, %d) = %d, want %d", tt.a, tt.b, tt.k, got, tt.want)
+		}
+	}
+}
+
+// TestIndexConcurrent matches from several goroutines (run with -race).
+func TestIndexConcurrent(t *testing.T) {
+	ix := NewIndex(testRefs())
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func() {
+			ok := true
+			for i := 0; i < 200; i++ {
+				m, found := ix.Match(claimtrace.Work{Title: "Semi-Supervised Clasification with Graph Convolutional Networks"})
+				ok = ok && found && m.Ref == 2
+			}
+			done <- ok
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if !<-done {
+			t.Error("concurrent Match returned a wrong result")
 		}
 	}
 }

@@ -49,9 +49,10 @@ func loadGT(tb testing.TB) map[string][]claimtrace.Reference {
 // its own reference (or the representative of its duplicate group).
 func TestGTSelfMatch(t *testing.T) {
 	gt := loadGT(t)
-	var refs, empty, ided int
+	var refs, empty, ided, distinct int
 	for name, rs := range gt {
 		ix := NewIndex(rs)
+		distinct += ix.Distinct()
 		for i, r := range rs {
 			refs++
 			if TitleKey(r.Title) == "" {
@@ -77,7 +78,7 @@ func TestGTSelfMatch(t *testing.T) {
 	if refs != 16204 {
 		t.Errorf("GT has %d references, want 16204", refs)
 	}
-	t.Logf("%d GT references in %d files; %d with an empty title; %d with an arXiv id or DOI in meta_info", refs, len(gt), empty, ided)
+	t.Logf("%d GT references in %d files, %d distinct (same title key, arXiv id or DOI within a survey); %d with an empty title; %d with an arXiv id or DOI in meta_info", refs, len(gt), distinct, empty, ided)
 }
 
 // TestGTContainedTitlesDoNotFuzzyMatch checks, over all GT titles pooled,

@@ -153,11 +153,11 @@ func (b *Builder) Select(ctx context.Context, opt SelectOptions) (*Report, error
 	}
 	m := newManifest(StageSelect, b.tool(), b.now())
 	m.Inputs, m.Params, m.Output = []Input{in}, params, "build/select.jsonl"
-	r, file, err := arxivsnap.OpenFile(opt.Snapshot)
+	r, err := arxivsnap.OpenFile(opt.Snapshot)
 	if err != nil {
 		return nil, err
 	}
-	defer file.Close()
+	defer r.Close()
 	out := b.path("select.jsonl")
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return nil, fmt.Errorf("select: %w", err)
@@ -652,7 +652,9 @@ type SampleOptions struct {
 	WithRules bool
 }
 
-// Sample draws the tasks and writes TaskFile and GTDir in Dir.
+// Sample draws the tasks and writes TaskFile and GTDir in Dir. Ground-truth
+// files in GTDir that the new draw does not include (left by an earlier
+// draw) are removed, so the folder always matches the task file.
 func (b *Builder) Sample(ctx context.Context, opt SampleOptions) (*Report, error) {
 	if opt.PerDomain <= 0 {
 		opt.PerDomain = 10

@@ -201,7 +201,7 @@ func TestExtractRefsShared(t *testing.T) {
 		missing       []string
 		first, source string
 	}{
-		{"algorithmic-assurances-survey", 151, []string{"Morrison2016-fz"}, "Spectrum2016-jv", "bib+bbl"},
+		{"algorithmic-assurances-survey", 151, []string{"Morrison2016-fz"}, "Spectrum2016-jv", "bib"},
 		{"vla-attack-survey", 203, nil, "driess2023palme", "bib"},
 	} {
 		t.Run(tt.dir, func(t *testing.T) {
@@ -209,9 +209,9 @@ func TestExtractRefsShared(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(res.Refs) != tt.refs || !cmp.Equal(res.Missing, tt.missing) || res.Refs[0].BibID != tt.first {
-				t.Errorf("%d refs (missing %v, first %s), want %d (missing %v, first %s)",
-					len(res.Refs), res.Missing, res.Refs[0].BibID, tt.refs, tt.missing, tt.first)
+			if len(res.Refs) != tt.refs || !cmp.Equal(res.Missing, tt.missing) || res.Refs[0].BibID != tt.first || res.Source != tt.source {
+				t.Errorf("%d refs (missing %v, first %s, source %s), want %d (missing %v, first %s, source %s)",
+					len(res.Refs), res.Missing, res.Refs[0].BibID, res.Source, tt.refs, tt.missing, tt.first, tt.source)
 			}
 			for _, r := range res.Refs {
 				if r.Title == "" {

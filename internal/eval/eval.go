@@ -26,6 +26,7 @@ import (
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/fetch"
+	"github.com/claimtrace/claimtrace/internal/prov"
 	"github.com/claimtrace/claimtrace/internal/scholar"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
@@ -75,6 +76,21 @@ type Options struct {
 	Scholar Scholar
 	Store   *store.Store
 
+	// Judge verifies cited claims against their sources; nil skips
+	// cited-statement verification. JudgeName identifies it in verdicts and
+	// in the run identity.
+	Judge     Judge
+	JudgeName string
+	// PartialWeight is what a partial verdict counts in the match rate
+	// (default 0.5); Tau is PSnd's strength threshold (default 0.5).
+	PartialWeight float64
+	Tau           float64
+	// CheckWorthy filters non-cited claims worth fact-checking; nil skips.
+	CheckWorthy CheckWorthy
+	// Detector finds contradictions between the sources a report read;
+	// nil skips (CTran is then null).
+	Detector prov.Detector
+
 	// Progress, if set, receives an event after each report.
 	Progress func(Progress)
 	Now      func() time.Time
@@ -92,6 +108,7 @@ type Evaluator struct {
 	opts   Options
 	run    string
 	fetchs chan struct{}
+	judges chan struct{}
 	flight singleflight.Group
 	mu     sync.Mutex
 	// sources resolved in this process, by target key.
@@ -100,14 +117,13 @@ type Evaluator struct {
 
 // New checks the options and prepares a run.
 func New(opts Options) (*Evaluator, error) {
-	if opts.Dataset == nil {
-		return nil, fmt.Errorf("eval: %w: no dataset", claimtrace.ErrInvalid)
-	}
 	if opts.Store == nil || opts.Fetcher == nil {
 		return nil, fmt.Errorf("eval: %w: store and fetcher are required", claimtrace.ErrInvalid)
 	}
-	if fi, err := os.Stat(opts.ReportsDir); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("eval: reports directory %s: %w", opts.ReportsDir, errNotDir(err))
+	if opts.ReportsDir != "" {
+		if fi, err := os.Stat(opts.ReportsDir); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("eval: reports directory %s: %w", opts.ReportsDir, errNotDir(err))
+		}
 	}
 	if opts.Concurrency < 1 {
 		opts.Concurrency = 4
@@ -118,8 +134,24 @@ func New(opts Options) (*Evaluator, error) {
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return time.Now().UTC() }
 	}
-	e := &Evaluator{opts: opts, fetchs: make(chan struct{}, opts.FetchConcurrency), sources: map[string]sourceResult{}}
-	e.run = e.runID()
+	if opts.PartialWeight == 0 {
+		opts.PartialWeight = 0.5
+	}
+	if opts.PartialWeight < 0 || opts.PartialWeight > 1 {
+		return nil, fmt.Errorf("eval: %w: partial weight %v outside [0, 1]", claimtrace.ErrInvalid, opts.PartialWeight)
+	}
+	if opts.Tau == 0 {
+		opts.Tau = prov.DefaultTau
+	}
+	if opts.Tau < 0 || opts.Tau >= 1 {
+		return nil, fmt.Errorf("eval: %w: tau %v outside [0, 1)", claimtrace.ErrInvalid, opts.Tau)
+	}
+	if opts.Judge != nil && opts.JudgeName == "" {
+		opts.JudgeName = "judge"
+	}
+	e := &Evaluator{opts: opts, fetchs: make(chan struct{}, opts.FetchConcurrency), judges: make(chan struct{}, opts.Concurrency),
+		sources: map[string]sourceResult{}}
+	e.run = e.runID("")
 	return e, nil
 }
 
@@ -134,7 +166,7 @@ func errNotDir(err error) error {
 // command resumes the same run.
 func (e *Evaluator) RunID() string { return e.run }
 
-func (e *Evaluator) runID() string {
+func (e *Evaluator) runID(audited string) string {
 	abs := func(p string) string {
 		if p == "" {
 			return ""
@@ -145,10 +177,19 @@ func (e *Evaluator) runID() string {
 		}
 		return a
 	}
+	dataset := ""
+	if e.opts.Dataset != nil {
+		dataset = abs(e.opts.Dataset.TaskPath)
+	}
 	h := sha256.New()
-	for _, s := range []string{Version, abs(e.opts.Dataset.TaskPath), abs(e.opts.ReportsDir), e.opts.Mode, abs(e.opts.Snapshot), fmt.Sprint(e.opts.Scholar != nil)} {
+	for _, s := range []string{Version, abs(audited), dataset, abs(e.opts.ReportsDir), e.opts.Mode, abs(e.opts.Snapshot),
+		fmt.Sprint(e.opts.Scholar != nil), e.opts.JudgeName, fmt.Sprint(e.opts.PartialWeight, e.opts.Tau),
+		fmt.Sprint(e.opts.CheckWorthy != nil, e.opts.Detector != nil)} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
+	}
+	if audited != "" {
+		return "audit-" + hex.EncodeToString(h.Sum(nil))[:16]
 	}
 	return "eval-" + hex.EncodeToString(h.Sum(nil))[:16]
 }
@@ -222,6 +263,9 @@ type Failure struct {
 // go on. Run returns an error only for infrastructure failures or
 // cancellation.
 func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
+	if e.opts.Dataset == nil || e.opts.ReportsDir == "" || e.opts.OutDir == "" {
+		return nil, fmt.Errorf("eval: %w: a dataset, a reports directory and an output directory are required", claimtrace.ErrInvalid)
+	}
 	params, _ := json.Marshal(map[string]any{
 		"version": Version, "dataset": e.opts.Dataset.TaskPath, "reports": e.opts.ReportsDir,
 		"mode": e.opts.Mode, "snapshot": e.opts.Snapshot,
@@ -233,8 +277,10 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Join(e.opts.OutDir, "reports"), 0o755); err != nil {
-		return nil, fmt.Errorf("eval: output: %w", err)
+	for _, d := range []string{"reports", "graphs"} {
+		if err := os.MkdirAll(filepath.Join(e.opts.OutDir, d), 0o755); err != nil {
+			return nil, fmt.Errorf("eval: output: %w", err)
+		}
 	}
 	results := make([]*Result, len(files))
 	var done int

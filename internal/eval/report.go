@@ -35,6 +35,8 @@ type Result struct {
 	Citation     *bench.CitationScore `json:"citation,omitempty"`
 	Claims       []ClaimResult        `json:"claims"`
 	Sources      []SourceResult       `json:"sources"`
+	Cited        *CitedStats          `json:"cited,omitempty"`
+	NonCited     *NonCitedStats       `json:"non_cited,omitempty"`
 	AAR          *AAR                 `json:"aar,omitempty"`
 	// FailedSources lists sources whose resolution failed transiently;
 	// --retry-failed recomputes the report.
@@ -54,8 +56,17 @@ type ClaimResult struct {
 	Citations []string             `json:"citations"`
 	Verdicts  []claimtrace.Verdict `json:"verdicts"`
 	Fact      *claimtrace.Fact     `json:"fact"`
-	// Complete is true when at least one cited source resolved (PCov).
-	Complete bool `json:"complete"`
+	// CheckWorthy is set for non-cited claims: whether the claim is a
+	// specific, verifiable factual statement, and why.
+	CheckWorthy *bool  `json:"check_worthy,omitempty"`
+	Why         string `json:"check_worthy_reason,omitempty"`
+	// AAR measures of the claim: complete provenance (PCov), why not, the
+	// nodes a reviewer inspects (AEff proxy) and the share of sound
+	// citation pairs (PSnd).
+	Complete bool     `json:"complete"`
+	Gap      string   `json:"gap,omitempty"`
+	Nodes    int      `json:"nodes"`
+	PSnd     *float64 `json:"psnd"`
 }
 
 // SourceResult is a resolved source as shown in a report file.
@@ -64,14 +75,6 @@ type SourceResult struct {
 	Work    claimtrace.Work `json:"work"`
 	Fetched bool            `json:"fetched"`
 	Wall    string          `json:"wall,omitempty"`
-}
-
-// AAR holds the report's provenance metrics (the first, citation-based form
-// of PCov until the full graph is built).
-type AAR struct {
-	PCov     *float64 `json:"pcov"`
-	Claims   int      `json:"claims"`
-	Complete int      `json:"complete"`
 }
 
 // Stats counts what the parser found.
@@ -93,7 +96,10 @@ type storedReport struct {
 }
 
 func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
-	task, _ := e.opts.Dataset.Task(f.Task)
+	var task claimtrace.Task
+	if e.opts.Dataset != nil {
+		task, _ = e.opts.Dataset.Task(f.Task)
+	}
 	res := &Result{Task: f.Task, File: f.Path, Domain: task.Domain, Claims: []ClaimResult{}, Sources: []SourceResult{}}
 	text, loadErr := report.Load(f.Path)
 	if loadErr == nil {
@@ -108,9 +114,12 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 	if loadErr != nil {
 		return e.fail(ctx, res, loadErr.Error())
 	}
-	gt, err := e.opts.Dataset.GT(f.Task)
-	if err != nil {
-		return e.fail(ctx, res, err.Error())
+	var gt []claimtrace.Reference
+	if e.opts.Dataset != nil {
+		var err error
+		if gt, err = e.opts.Dataset.GT(f.Task); err != nil {
+			return e.fail(ctx, res, err.Error())
+		}
 	}
 	doc := report.Parse(text)
 	res.Stats.Bytes = len(text)
@@ -163,6 +172,7 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 	}
 	sort.Strings(keys)
 	works := map[string]*claimtrace.Work{}
+	adjusted := make(map[string]claimtrace.Work, len(keys)) // target key → its work
 	var order []string
 	for _, k := range keys {
 		r := resolved[k]
@@ -174,6 +184,7 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 			w.Title, w.Kind, w.Via = hints[k], claimtrace.WorkPaper, "reference_list"
 			w.Key = biblio.Key(w)
 		}
+		adjusted[k] = w
 		res.Sources = append(res.Sources, SourceResult{Target: targets[k].label(), Work: w, Fetched: r.Fetched, Wall: r.Wall})
 		if have, ok := works[w.Key]; ok {
 			mergeWork(have, w)
@@ -188,23 +199,26 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 		list = append(list, *works[k])
 	}
 
-	cutoff, src := bench.Cutoff(task)
-	if !cutoff.IsZero() {
-		res.Cutoff = cutoff.Format("2006-01-02")
+	if e.opts.Dataset != nil {
+		cutoff, src := bench.Cutoff(task)
+		if !cutoff.IsZero() {
+			res.Cutoff = cutoff.Format("2006-01-02")
+		}
+		res.CutoffSource = src
+		score := bench.ScoreCitations(bench.CitationInput{
+			Works:    list,
+			Matcher:  indexMatcher{biblio.NewIndex(gt)},
+			Cutoff:   cutoff,
+			IsSurvey: surveyTest(task),
+			Dangling: res.Stats.DanglingMarker,
+		})
+		res.Citation = &score
 	}
-	res.CutoffSource = src
-	score := bench.ScoreCitations(bench.CitationInput{
-		Works:    list,
-		Matcher:  indexMatcher{biblio.NewIndex(gt)},
-		Cutoff:   cutoff,
-		IsSurvey: surveyTest(task),
-		Dangling: res.Stats.DanglingMarker,
-	})
-	res.Citation = &score
 
-	// Claims and the first form of PCov.
-	complete := 0
-	for _, c := range doc.Claims {
+	// Claims, their sources and verdicts.
+	keysOf := make([][]string, len(doc.Claims))
+	labels := map[string]string{}
+	for ci, c := range doc.Claims {
 		cr := ClaimResult{ID: c.ID, Text: c.Text, Start: c.Start, End: c.End, Cited: c.Cited(), Citations: []string{}, Verdicts: []claimtrace.Verdict{}}
 		seen := map[string]bool{}
 		for _, i := range c.Citations {
@@ -217,20 +231,26 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 				continue
 			}
 			seen[k] = true
+			labels[k] = t.label()
+			keysOf[ci] = append(keysOf[ci], k)
 			cr.Citations = append(cr.Citations, t.label())
-			if r, ok := resolved[k]; ok && r.Work.Resolved {
-				cr.Complete = true
-			}
-		}
-		if cr.Complete {
-			complete++
 		}
 		if cr.Cited {
 			res.Stats.CitedClaims++
 		}
 		res.Claims = append(res.Claims, cr)
 	}
-	res.AAR = &AAR{PCov: bench.Ratio(float64(complete), float64(len(doc.Claims))), Claims: len(doc.Claims), Complete: complete}
+	if e.opts.Judge != nil {
+		if err := e.verify(ctx, f.Task, res.Claims, keysOf, resolved, labels); err != nil {
+			return nil, err
+		}
+		cs := citedStats(res.Claims, e.opts.PartialWeight, e.opts.Tau)
+		res.Cited = &cs
+	}
+	res.NonCited = e.nonCited(res.Claims)
+	if err := e.provenance(ctx, res, doc, adjusted, resolved); err != nil {
+		return nil, err
+	}
 	res.Stats.Claims = len(doc.Claims)
 	for _, c := range doc.Citations {
 		if c.Kind == claimtrace.KindListEntry {
@@ -282,6 +302,9 @@ func (e *Evaluator) save(ctx context.Context, res *Result) error {
 }
 
 func (e *Evaluator) writeReport(res *Result) error {
+	if e.opts.OutDir == "" {
+		return nil
+	}
 	return writeJSON(filepath.Join(e.opts.OutDir, "reports", res.Task+".json"), res)
 }
 
@@ -316,14 +339,14 @@ func scholarlyURL(raw string) bool {
 func surveyTest(t claimtrace.Task) func(claimtrace.Work) bool {
 	id := biblio.ArXivID(t.ArXivID)
 	doi := strings.ToLower(t.DOI)
-	title := biblio.NormalizeTitle(t.Title)
+	title := biblio.TitleKey(t.Title)
 	return func(w claimtrace.Work) bool {
 		switch {
 		case id != "" && w.ArXivID == id:
 			return true
 		case doi != "" && w.DOI == doi:
 			return true
-		case title != "" && w.Title != "" && biblio.NormalizeTitle(w.Title) == title:
+		case title != "" && w.Title != "" && biblio.TitleKey(w.Title) == title:
 			return true
 		}
 		return false

@@ -2,6 +2,8 @@ package eval
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,7 +49,7 @@ func (t target) key() string {
 	case t.DOI != "":
 		return "doi:" + strings.ToLower(t.DOI)
 	case t.Title != "":
-		return "title:" + biblio.NormalizeTitle(t.Title)
+		return "title:" + biblio.TitleKey(t.Title)
 	}
 	return ""
 }
@@ -74,6 +76,9 @@ type sourceResult struct {
 	Wall    string          `json:"wall,omitempty"`
 	Failed  bool            `json:"failed,omitempty"`
 	Err     string          `json:"error,omitempty"`
+	// TextSHA is the hash of the fetched body whose readable text is in
+	// the store (the cited-statement judge reads it).
+	TextSHA string `json:"text_sha,omitempty"`
 	// interrupted marks a result cut short by cancellation: it is not
 	// stored, so a resumed run does the work again.
 	interrupted bool
@@ -208,6 +213,13 @@ func (e *Evaluator) resolveURL(ctx context.Context, raw string, r *sourceResult)
 			w.Status = content.Wall
 		} else {
 			r.Fetched = true
+			sha := page.SHA256
+			if sha == "" {
+				sha = hashHex(page.Body)
+			}
+			if err := e.opts.Store.PutText(context.WithoutCancel(ctx), sha, content.Title, content.Text); err == nil {
+				r.TextSHA = sha
+			}
 		}
 		m := content.Meta
 		if w.ArXivID == "" && m.ArXivID != "" {
@@ -309,9 +321,9 @@ func (e *Evaluator) lookup(ctx context.Context, r *sourceResult) {
 			r.interrupted = ctx.Err() != nil
 			return
 		}
-		want := biblio.NormalizeTitle(w.Title)
+		want := biblio.TitleKey(w.Title)
 		for _, rec := range recs {
-			if biblio.NormalizeTitle(rec.Title) != want {
+			if biblio.TitleKey(rec.Title) != want {
 				continue
 			}
 			w.Resolved = true
@@ -344,6 +356,11 @@ func fetchStatus(err error) string {
 		return "timeout"
 	}
 	return "error"
+}
+
+func hashHex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 func firstNonEmpty(s ...string) string {

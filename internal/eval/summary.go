@@ -41,6 +41,8 @@ type CitedSection struct {
 	MatchRate           *float64 `json:"match_rate"`
 	MicroMatchRate      *float64 `json:"micro_match_rate"`
 	StatementsPerReport *float64 `json:"statements_per_report"`
+	PairsPerReport      *float64 `json:"pairs_per_report"`
+	PartialWeight       float64  `json:"partial_weight,omitempty"`
 	Pairs               int      `json:"pairs"`
 	Judged              int      `json:"judged"`
 	Unknown             int      `json:"unknown"`
@@ -58,11 +60,16 @@ type NonCitedSection struct {
 
 // AARSection aggregates provenance metrics (macro means over reports).
 type AARSection struct {
+	Tau       float64  `json:"tau"`
 	PCov      *float64 `json:"pcov"`
 	MicroPCov *float64 `json:"micro_pcov"`
 	PSnd      *float64 `json:"psnd"`
-	CTran     *float64 `json:"ctran"`
-	AEffProxy *float64 `json:"aeff_proxy"`
+	MicroPSnd *float64 `json:"micro_psnd"`
+	// CTran is the mean over reports where sources contradict each other;
+	// null when no report has a contradiction.
+	CTran                *float64 `json:"ctran"`
+	ReportsWithConflicts int      `json:"reports_with_conflicts"`
+	AEffProxy            *float64 `json:"aeff_proxy"`
 }
 
 // LLMSection totals the run's model calls.
@@ -83,14 +90,17 @@ type ReportLine struct {
 	Recall    float64  `json:"recall"`
 	Refs      int      `json:"refs"`
 	Claims    int      `json:"claims"`
+	MatchRate *float64 `json:"match_rate"`
 	PCov      *float64 `json:"pcov"`
+	PSnd      *float64 `json:"psnd"`
 }
 
 func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Failure) *Summary {
 	s := &Summary{Run: e.run, Version: Version, Mode: e.opts.Mode, GeneratedAt: e.opts.Now(), Failures: fails, Scores: []ReportLine{}}
 	var agg bench.CitationAggregator
-	var pcov, cited bench.Mean
-	claims, complete := 0, 0
+	var pcov, psnd, ctran, aeff, citedClaims, pairs, match, nonCited, accuracy bench.Mean
+	var claims, complete, cpairs, sound int
+	var supported, partial, judged, decided, correct int
 	for _, r := range results {
 		if r == nil {
 			continue
@@ -101,12 +111,40 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 		}
 		s.Reports++
 		agg.Add(r.Domain, *r.Citation)
-		pcov.Add(r.AAR.PCov)
-		claims += r.AAR.Claims
-		complete += r.AAR.Complete
-		cited.AddValue(float64(r.Stats.CitedClaims))
-		s.Scores = append(s.Scores, ReportLine{Task: r.Task, Domain: r.Domain, Precision: r.Citation.Precision,
-			Recall: r.Citation.Recall, Refs: r.Citation.Refs, Claims: r.Stats.Claims, PCov: r.AAR.PCov})
+		citedClaims.AddValue(float64(r.Stats.CitedClaims))
+		line := ReportLine{Task: r.Task, Domain: r.Domain, Precision: r.Citation.Precision,
+			Recall: r.Citation.Recall, Refs: r.Citation.Refs, Claims: r.Stats.Claims}
+		if a := r.AAR; a != nil {
+			pcov.Add(a.PCov)
+			psnd.Add(a.PSnd)
+			ctran.Add(a.CTran)
+			aeff.Add(a.AEffProxy)
+			claims += a.Claims
+			complete += a.Complete
+			cpairs += a.CitationPairs
+			sound += a.SoundPairs
+			line.PCov, line.PSnd = a.PCov, a.PSnd
+		}
+		if c := r.Cited; c != nil {
+			pairs.AddValue(float64(c.Pairs))
+			match.Add(c.MatchRate)
+			s.Cited.Pairs += c.Pairs
+			s.Cited.Judged += c.Judged
+			s.Cited.Unknown += c.Unknown
+			supported += c.Supported
+			partial += c.Partial
+			judged += c.Judged
+			line.MatchRate = c.MatchRate
+		}
+		if n := r.NonCited; n != nil {
+			nonCited.AddValue(float64(n.CheckWorthy))
+			accuracy.Add(n.Accuracy)
+			s.NonCited.Decided += n.True + n.False
+			s.NonCited.Undecided += n.Undecided
+			decided += n.True + n.False
+			correct += n.True
+		}
+		s.Scores = append(s.Scores, line)
 	}
 	sort.Slice(s.Failures, func(i, j int) bool { return s.Failures[i].Task < s.Failures[j].Task })
 	if s.Failures == nil {
@@ -114,9 +152,22 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 	}
 	s.ReportsFailed = len(s.Failures)
 	s.Citation = CitationSection{CitationSummary: agg.Summary(), ByDomain: agg.ByDomain()}
-	s.Cited.StatementsPerReport = cited.Value()
-	s.AAR.PCov = pcov.Value()
-	s.AAR.MicroPCov = bench.Ratio(float64(complete), float64(claims))
+	s.Cited.StatementsPerReport = citedClaims.Value()
+	s.Cited.PairsPerReport = pairs.Value()
+	s.Cited.Judge = e.opts.JudgeName
+	if e.opts.Judge != nil {
+		s.Cited.MatchRate = match.Value()
+		s.Cited.MicroMatchRate = bench.Ratio(float64(supported)+e.opts.PartialWeight*float64(partial), float64(judged))
+		s.Cited.PartialWeight = e.opts.PartialWeight
+	}
+	if e.opts.CheckWorthy != nil {
+		s.NonCited.StatementsPerReport = nonCited.Value()
+		s.NonCited.FactualAccuracy = accuracy.Value()
+		s.NonCited.MicroFactualAccuracy = bench.Ratio(float64(correct), float64(decided))
+	}
+	s.AAR = AARSection{Tau: e.opts.Tau, PCov: pcov.Value(), PSnd: psnd.Value(), CTran: ctran.Value(), AEffProxy: aeff.Value(),
+		MicroPCov: bench.Ratio(float64(complete), float64(claims)), MicroPSnd: bench.Ratio(float64(sound), float64(cpairs)),
+		ReportsWithConflicts: ctran.N()}
 	if t, err := e.opts.Store.LLMTotals(ctx, e.run); err == nil {
 		s.LLM = LLMSection{Calls: t.Calls, InputTokens: t.InputTokens, OutputTokens: t.OutputTokens, CacheHits: t.CacheHits, Failed: t.Failed, CostUSD: t.Cost}
 	}

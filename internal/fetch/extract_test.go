@@ -344,7 +344,8 @@ func TestMetaHelpers(t *testing.T) {
 // articles must not be.
 func TestWallsOnRealScrapes(t *testing.T) {
 	pages := realScrapes(t)
-	var walls, long, falsePos int
+	var long, falsePos int
+	walls := make(map[string]int)
 	for _, p := range pages {
 		c, err := Extract(&Page{URL: p.url, Status: 200, ContentType: "text/plain; charset=utf-8", Body: []byte(p.text)})
 		if err != nil {
@@ -364,11 +365,9 @@ func TestWallsOnRealScrapes(t *testing.T) {
 				t.Errorf("%s: %d-word article flagged %q", p.url, wordCount(p.text), c.Wall)
 			}
 		}
-		if c.Wall != "" {
-			walls++
-		}
+		walls[c.Wall]++
 	}
-	t.Logf("%d real scraped pages: %d flagged as walls; %d articles over 1000 words, %d of them flagged", len(pages), walls, long, falsePos)
+	t.Logf("%d real scraped pages: walls %v; %d articles over 1000 words, %d of them flagged", len(pages), walls, long, falsePos)
 }
 
 type scrape struct{ url, text string }

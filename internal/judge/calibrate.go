@@ -44,7 +44,8 @@ type CalibrateOptions struct {
 	// MetricBalancedAccuracy, averaged over datasets so that each dataset
 	// weighs the same whatever its size.
 	Metric string
-	// Concurrency bounds sources analysed at once (default GOMAXPROCS).
+	// Concurrency bounds the window sizes analysed and searched at once
+	// (default GOMAXPROCS).
 	Concurrency int
 }
 
@@ -65,30 +66,58 @@ func Calibrate(ctx context.Context, pairs []labels.Pair, opt CalibrateOptions) (
 	if len(pairs) == 0 {
 		return Calibration{}, fmt.Errorf("calibrate: no labelled pairs: %w", claimtrace.ErrInvalid)
 	}
-	fit := newFitter(pairs, metric)
-	var best Calibration
-	for _, w := range gridWindow {
-		feats, err := analyzePairs(ctx, pairs, w, opt.Concurrency)
-		if err != nil {
-			return Calibration{}, err
+	for _, p := range pairs {
+		if i := classIndex(p.Label); i < 0 || i == iUnk {
+			return Calibration{}, fmt.Errorf("calibrate: %s line %d: gold label %q: %w", p.Dataset, p.Line, p.Label, claimtrace.ErrInvalid)
 		}
-		fit.feats = feats
-		fit.search(w, &best)
 	}
-	best.Fit = &Fit{Split: string(labels.SplitAll), Metric: metric, Objective: fit.bestObjective, Pairs: fit.pairCounts(), Scores: fit.bestScores, Grid: fit.points}
+	// Each window size is analysed and searched on its own; the best
+	// window wins, the smaller one on a tie, as a sequential search would.
+	fits := make([]*fitter, len(gridWindow))
+	bests := make([]Calibration, len(gridWindow))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(1, concurrency(opt.Concurrency)))
+	for i, w := range gridWindow {
+		g.Go(func() error {
+			feats, err := analyzePairs(gctx, pairs, w, 1)
+			if err != nil {
+				return err
+			}
+			fits[i] = newFitter(pairs, metric)
+			fits[i].feats = feats
+			fits[i].search(w, &bests[i])
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return Calibration{}, err
+	}
+	bi, points := 0, 0
+	for i, f := range fits {
+		points += f.points
+		if f.bestObjective > fits[bi].bestObjective+1e-12 {
+			bi = i
+		}
+	}
+	best, f := bests[bi], fits[bi]
+	best.Fit = &Fit{Split: string(labels.SplitAll), Metric: metric, Objective: f.bestObjective, Pairs: f.pairCounts(), Scores: f.bestScores, Grid: points}
 	return best, nil
+}
+
+func concurrency(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
 }
 
 // analyzePairs computes the features of every pair, indexing each distinct
 // evidence text once.
-func analyzePairs(ctx context.Context, pairs []labels.Pair, window, concurrency int) ([]features, error) {
+func analyzePairs(ctx context.Context, pairs []labels.Pair, window, workers int) ([]features, error) {
 	j := newOffline(Calibration{Window: window, MinSourceTerms: minSourceTerms})
 	feats := make([]features, len(pairs))
 	g, gctx := errgroup.WithContext(ctx)
-	if concurrency <= 0 {
-		concurrency = runtime.GOMAXPROCS(0)
-	}
-	g.SetLimit(concurrency)
+	g.SetLimit(concurrency(workers))
 	for _, idx := range groupByEvidence(pairs) {
 		g.Go(func() error {
 			ix := passage.NewIndex(pairs[idx[0]].Evidence, j.opt)

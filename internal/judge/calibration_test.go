@@ -175,6 +175,10 @@ func TestCalibrateErrors(t *testing.T) {
 	if _, err := Calibrate(ctx, syntheticPairs(), CalibrateOptions{Metric: "accuracy"}); !errors.Is(err, claimtrace.ErrInvalid) {
 		t.Errorf("Calibrate(metric accuracy) = %v, want ErrInvalid", err)
 	}
+	bad := []labels.Pair{{Dataset: "d", Line: 3, Claim: "c", Evidence: "e", Label: claimtrace.Unknown}}
+	if _, err := Calibrate(ctx, bad, CalibrateOptions{}); !errors.Is(err, claimtrace.ErrInvalid) {
+		t.Errorf("Calibrate(gold unknown) = %v, want ErrInvalid", err)
+	}
 	canceled, cancel := context.WithCancel(ctx)
 	cancel()
 	if _, err := Calibrate(canceled, syntheticPairs(), CalibrateOptions{}); !errors.Is(err, context.Canceled) {

@@ -323,7 +323,7 @@ func (c *Client) generate(ctx context.Context, req Request, accept func(Response
 			eerr = c.opts.Cache.Put(keep, key, b)
 		}
 		if eerr != nil {
-			return resp, errors.Join(fmt.Errorf("%s: response cache: %w", c.ep, eerr), c.account(keep, req, resp, err))
+			return resp, errors.Join(err, fmt.Errorf("%s: response cache: %w", c.ep, eerr), c.account(keep, req, resp, err))
 		}
 	}
 	if aerr := c.account(keep, req, resp, err); aerr != nil {

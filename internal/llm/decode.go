@@ -7,18 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"strings"
 )
 
 // maxJSONStarts bounds how many candidate '{' / '[' positions ExtractJSON
 // tries in prose, so a long non-JSON answer cannot cost quadratic time.
 const maxJSONStarts = 64
-
-// fenceRE matches a fenced code block with any language tag in any case
-// (```json, ```JSON, ````jsonc), allowing leading whitespace, and captures
-// the body. The closing fence may be missing (a truncated answer).
-var fenceRE = regexp.MustCompile("(?s)(`{3,}|~{3,})[ \t]*[A-Za-z0-9_+-]*[ \t]*\r?\n?(.*?)(?:\r?\n?[ \t]*(?:`{3,}|~{3,})|$)")
 
 // ExtractJSON finds the JSON value in a model's answer: the whole answer
 // if it is JSON, else the first fenced block holding valid JSON, else the
@@ -32,8 +26,8 @@ func ExtractJSON(text string) (string, error) {
 	if json.Valid([]byte(t)) {
 		return t, nil
 	}
-	for _, m := range fenceRE.FindAllStringSubmatch(t, -1) {
-		body := strings.TrimSpace(m[2])
+	for _, b := range fencedBlocks(t) {
+		body := strings.TrimSpace(b)
 		if body != "" && json.Valid([]byte(body)) {
 			return body, nil
 		}
@@ -45,6 +39,63 @@ func ExtractJSON(text string) (string, error) {
 		return v, nil
 	}
 	return "", fmt.Errorf("no JSON object or array in answer %q: %w", truncate(t, 120), ErrMalformed)
+}
+
+// fencedBlocks returns the bodies of fenced code blocks (``` or ~~~, three
+// or more, any language tag in any case, inline or on their own lines). An
+// unclosed last fence runs to the end (a truncated answer). It scans
+// linearly: a regexp with submatches was the slowest step on real answers.
+func fencedBlocks(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		j := indexFence(s, i)
+		if j < 0 {
+			break
+		}
+		c := s[j]
+		k := j
+		for k < len(s) && s[k] == c {
+			k++
+		}
+		// An info string ("json", "JSON", "jsonc") up to the line end.
+		w := k
+		for w < len(s) && (isWordByte(s[w]) || s[w] == ' ' || s[w] == '\t') {
+			w++
+		}
+		if w == len(s) || s[w] == '\n' || s[w] == '\r' {
+			k = w
+		}
+		end := strings.Index(s[k:], strings.Repeat(string(c), 3))
+		if end < 0 {
+			out = append(out, s[k:])
+			break
+		}
+		out = append(out, s[k:k+end])
+		i = k + end
+		for i < len(s) && s[i] == c {
+			i++
+		}
+	}
+	return out
+}
+
+// indexFence finds the next run of three backticks or tildes from i.
+func indexFence(s string, i int) int {
+	b := strings.Index(s[i:], "```")
+	t := strings.Index(s[i:], "~~~")
+	switch {
+	case b < 0 && t < 0:
+		return -1
+	case b < 0:
+		return i + t
+	case t < 0 || b < t:
+		return i + b
+	}
+	return i + t
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '+'
 }
 
 // firstEmbedded returns the first complete JSON object or array that

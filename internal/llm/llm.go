@@ -151,7 +151,8 @@ type Response struct {
 	Model        string `json:"model,omitempty"`
 	FinishReason string `json:"finish_reason,omitempty"`
 
-	// Filled in by the Client, not stored in the cache.
+	// Filled in by the Client, not stored in the cache. On a cache hit
+	// Usage is the original call's (nothing was spent: Cost is 0).
 	Key      string        `json:"-"` // cache key
 	CacheHit bool          `json:"-"`
 	Attempts int           `json:"-"`

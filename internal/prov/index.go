@@ -48,7 +48,8 @@ type Index struct {
 	outStart []int32
 	outEdge  []int32
 
-	words []int32 // per source: words in its excerpt
+	words    []int32 // per source: words in its excerpt
+	resolved []bool  // per source
 }
 
 // NewIndex validates g and builds its index. A graph that breaks any rule
@@ -62,9 +63,8 @@ func NewIndex(g *Graph) (*Index, error) {
 	ix := &Index{g: g, ns: ns, nr: nr, nc: nc, ids: make(map[string]int32, n)}
 	var vs violations
 	addID := func(kind NodeKind, i int, id string) {
-		where := fmt.Sprintf("%s %d", kind, i)
 		if id == "" {
-			vs.add(RuleID, where, "empty id")
+			vs.add(RuleID, fmt.Sprintf("%s %d", kind, i), "empty id")
 			return
 		}
 		v := int32(ix.node(kind, i))
@@ -75,9 +75,11 @@ func NewIndex(g *Graph) (*Index, error) {
 		ix.ids[id] = v
 	}
 	ix.words = make([]int32, ns)
+	ix.resolved = make([]bool, ns)
 	for i, s := range g.Sources {
 		addID(KindSource, i, s.ID)
 		ix.words[i] = int32(countWords(s.Excerpt))
+		ix.resolved[i] = s.Resolved
 	}
 	for i, r := range g.Reasoning {
 		addID(KindReasoning, i, r.ID)
@@ -100,11 +102,23 @@ func NewIndex(g *Graph) (*Index, error) {
 	inDeg := make([]int32, n+1)
 	outDeg := make([]int32, n+1)
 	broken := false
+	// Edges usually come grouped by claim: remember the last lookups.
+	var lastFrom, lastTo string
+	var lastU, lastV int32
+	var lastOkU, lastOkV bool
 	for i, e := range g.Edges {
 		ix.rel[i] = e.Rel
 		ix.nu[i] = math.NaN()
-		u, okU := ix.ids[e.From]
-		v, okV := ix.ids[e.To]
+		if i == 0 || e.From != lastFrom {
+			lastFrom = e.From
+			lastU, lastOkU = ix.ids[e.From]
+		}
+		if i == 0 || e.To != lastTo {
+			lastTo = e.To
+			lastV, lastOkV = ix.ids[e.To]
+		}
+		u, okU := lastU, lastOkU
+		v, okV := lastV, lastOkV
 		if !okU || !okV {
 			missing := e.From
 			if okU {

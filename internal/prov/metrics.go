@@ -301,7 +301,7 @@ func (w *walker) claim(ci int, stamp uint32, cm *ClaimMetrics) {
 			if int(v) < ix.ns {
 				cm.Sources++
 				cm.Words += int(ix.words[v])
-				if !ix.g.Sources[v].Resolved && gap == GapNone {
+				if !ix.resolved[v] && gap == GapNone {
 					gap, gapNode = GapUnresolvedSource, v
 				}
 				for _, k := range w.kList[w.kStart[v]:w.kStart[v+1]] {

@@ -15,6 +15,19 @@ func countWords(s string) int {
 	n := 0
 	in := false
 	for _, r := range s {
+		if r < 0x80 { // ASCII fast path
+			switch {
+			case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9':
+				if !in {
+					n++
+					in = true
+				}
+			case r == '\'' || r == '-':
+			default:
+				in = false
+			}
+			continue
+		}
 		switch {
 		case isIdeograph(r):
 			n++
@@ -38,7 +51,7 @@ func countWords(s string) int {
 func CountWords(s string) int { return countWords(s) }
 
 func isIdeograph(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	return r >= 0x1100 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
 // sentence is a span of a text, [start, end) in bytes.

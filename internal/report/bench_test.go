@@ -12,10 +12,14 @@ func BenchmarkParse(b *testing.B) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := processCPU()
 	for b.Loop() {
 		for _, r := range reports {
 			Parse(r.text)
 		}
+	}
+	if d := processCPU() - cpu; d > 0 {
+		b.ReportMetric(float64(size)*float64(b.N)/d.Seconds()/1e6, "MB/cpu-s")
 	}
 	b.ReportMetric(float64(len(reports)), "reports")
 }

@@ -218,10 +218,18 @@ func (s *scanner) bracket(i, end int) int {
 			if label == "" {
 				label = strings.ToLower(text[i+1 : i+j])
 			}
-			if idx, ok := s.byLabel[label]; ok && !isNumber(label) {
+			if idx, ok := s.byLabel[label]; ok && !isNumber(label) && !strings.HasPrefix(label, "^") {
 				s.add(claimtrace.Citation{Marker: text[i : i+j+1], Kind: claimtrace.KindLink, Start: i, End: i + j + 2 + k}, idx)
 				return i + j + 2 + k
 			}
+		}
+	}
+	// "[label]" shortcut reference link with a defined, non-numeric label.
+	if j := strings.IndexByte(text[i:min(end, i+maxMarkerLen)], ']'); j > 1 {
+		label := strings.ToLower(text[i+1 : i+j])
+		if idx, ok := s.byLabel[label]; ok && !isNumber(label) && !strings.HasPrefix(label, "^") && !strings.Contains(label, "[") {
+			s.add(claimtrace.Citation{Marker: text[i : i+j+1], Kind: claimtrace.KindLink, Start: i, End: i + j + 1}, idx)
+			return i + j + 1
 		}
 	}
 	return i
@@ -596,9 +604,14 @@ func parseInlineLink(text string, i, end int) (inlineLink, bool) {
 	}
 	l.dest = strings.ReplaceAll(dest, `\_`, "_")
 	l.end = k + 1
-	ld := asciiLower(l.dest)
-	l.isURL = strings.HasPrefix(ld, "http://") || strings.HasPrefix(ld, "https://") || strings.HasPrefix(ld, "www.") || strings.HasPrefix(ld, "doi:") || strings.HasPrefix(ld, "arxiv:")
+	d := l.dest
+	l.isURL = hasPrefixFold(d, "http://") || hasPrefixFold(d, "https://") || hasPrefixFold(d, "www.") || hasPrefixFold(d, "doi:") || hasPrefixFold(d, "arxiv:")
 	return l, true
+}
+
+// hasPrefixFold reports whether s starts with prefix, ignoring ASCII case.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
 // codeSpanEnd returns the end of an inline code span opened by the backtick

@@ -27,13 +27,15 @@ import (
 //
 // Every span is a pair of byte offsets into text: text[c.Start:c.End] ==
 // c.Text for a claim, and the marker (or the whole list entry) for a
-// citation. Citations are in text order: one per in-text marker occurrence
-// (a group "[1, 2]" gives two, sharing the group's span), then-or-among them
-// one of kind KindListEntry per reference-list entry, not attached to
-// claims. A numbered marker that no entry resolves is kept without a target
+// citation. Citations are ordered by start offset. There is one per in-text
+// marker occurrence (a group "[1, 2]" gives two, sharing the group's span),
+// with the URL, DOI, arXiv id and title of the list entry it resolves to,
+// and one of kind KindListEntry per reference-list entry, which no claim
+// lists. A numbered marker that no entry resolves is kept without a target
 // (HasTarget false) so dangling markers can be counted. Claims are ordered,
 // do not overlap, carry ids "c1", "c2", … and list the indices of the
-// citations inside their span.
+// citations inside their span; a marker right after a sentence's end
+// ("… end. [3]") belongs to that sentence.
 //
 // Parse never panics and runs in time linear in the text (with bounded
 // look-ahead); invalid UTF-8 is tolerated.
@@ -41,7 +43,7 @@ func Parse(text string) claimtrace.Document {
 	p := parser{text: text, low: asciiLower(text)}
 	p.lines = splitLines(text)
 	p.blocks = buildBlocks(text, p.lines)
-	sections := findReferenceSections(text, p.lines, p.blocks)
+	sections := findReferenceSections(text, p.blocks)
 	p.entries = parseEntries(text, p.lines, p.blocks, sections)
 	p.scan()
 	p.markPreamble()
@@ -261,7 +263,11 @@ func (p *parser) document() claimtrace.Document {
 			}
 		}
 		for _, s := range sents {
-			if hasWordOutside(text, s[0], s[1], p.spans) || citedIn(s[0], s[1]) {
+			cited := citedIn(s[0], s[1])
+			if !cited && emphasisOnly(text[s[0]:s[1]]) {
+				continue // a run-in heading: "**Hardware acceleration.** Recent work…"
+			}
+			if cited || hasWordOutside(text, s[0], s[1], p.spans) {
 				addClaim(s[0], s[1])
 			}
 		}

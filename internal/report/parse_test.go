@@ -170,10 +170,11 @@ func TestParseStyles(t *testing.T) {
 			name: "link reference definitions",
 			text: "Attention replaced recurrence [1] in most systems [vaswani].\n\n[1]: https://arxiv.org/abs/1706.03762 \"Attention Is All You Need\"\n[vaswani]: https://papers.nips.cc/paper/7181\n",
 			claims: []claim{
-				{"Attention replaced recurrence [1] in most systems [vaswani].", []string{"[1]"}},
+				{"Attention replaced recurrence [1] in most systems [vaswani].", []string{"[1]", "[vaswani]"}},
 			},
 			cites: []cite{
 				{Kind: claimtrace.KindNumbered, Marker: "[1]", Span: "[1]", URL: "https://arxiv.org/abs/1706.03762", ArXivID: "1706.03762", Title: "Attention Is All You Need"},
+				{Kind: claimtrace.KindLink, Marker: "[vaswani]", Span: "[vaswani]", URL: "https://papers.nips.cc/paper/7181"},
 				{Kind: claimtrace.KindListEntry, Marker: "[1]", Span: "[1]: https://arxiv.org/abs/1706.03762 \"Attention Is All You Need\"", URL: "https://arxiv.org/abs/1706.03762", ArXivID: "1706.03762", Title: "Attention Is All You Need"},
 				{Kind: claimtrace.KindListEntry, Marker: "[vaswani]", Span: "[vaswani]: https://papers.nips.cc/paper/7181", URL: "https://papers.nips.cc/paper/7181"},
 			},
@@ -286,6 +287,14 @@ func TestParseStyles(t *testing.T) {
 				{Kind: claimtrace.KindLink, Marker: "[Stephan Zheng' 2021-08-05]", Span: "[Stephan Zheng' 2021-08-05](http://arxiv.org/abs/2108.02755v1)", URL: "http://arxiv.org/abs/2108.02755v1", ArXivID: "2108.02755"},
 				{Kind: claimtrace.KindListEntry, Span: "\\[[Stephan Zheng' 2021-08-05](http://arxiv.org/abs/2108.02755v1)\\] The AI Economist: Optimal Economic Policy Design", URL: "http://arxiv.org/abs/2108.02755v1", ArXivID: "2108.02755", Title: "The AI Economist: Optimal Economic Policy Design"},
 				{Kind: claimtrace.KindListEntry, Span: "\\[[Kirill Borissov' 2021-07-01](http://arxiv.org/abs/2107.00410v1)\\] Fiscal policy and inequality", URL: "http://arxiv.org/abs/2107.00410v1", ArXivID: "2107.00410", Title: "Fiscal policy and inequality"},
+			},
+		},
+		{
+			name: "english chatter before the title, CRLF line endings, inline code",
+			text: "Let me search for the latest figures on battery prices.\r\n\r\nNow I'll look up the market forecasts:\r\n\r\n# Battery Prices\r\n\r\nPack prices fell 14% in 2023, see `cells[1]` in the model.\r\nThey may fall further [1].\r\n\r\n[1]: https://example.org/bnef\r\n",
+			claims: []claim{
+				{"Pack prices fell 14% in 2023, see `cells[1]` in the model.", nil},
+				{"They may fall further [1].", []string{"[1]"}},
 			},
 		},
 		{

@@ -41,22 +41,36 @@ func refPlainTitle(s string) bool {
 
 func refTitle(s string, qualified bool) bool {
 	s = strings.TrimSpace(s)
+	if len(s) > 60 {
+		return false
+	}
 	s = strings.Trim(s, "*_#: ：")
-	s = strings.TrimLeft(s, "0123456789.)IVX ")
+	if s != "" && strings.IndexByte("0123456789IVXivx", s[0]) >= 0 {
+		s = sectionNumber.ReplaceAllString(s, "")
+	}
 	s = strings.Trim(s, "*_: ：")
 	if s == "" || len(s) > 60 {
 		return false
 	}
-	if !qualified && strings.ContainsAny(s, " \t") && !refHeadingTwoWords[strings.ToLower(s)] {
-		return false
+	if !qualified {
+		return refPlainTitles[strings.ToLower(s)]
 	}
 	return refHeading.MatchString(s)
 }
 
-// refHeadingTwoWords are the multi-word titles accepted on a plain line.
-var refHeadingTwoWords = map[string]bool{
-	"reference list": true, "works cited": true, "cited works": true, "sources cited": true,
-	"cited sources": true, "literature cited": true, "further reading": true,
+// sectionNumber matches a heading's numbering ("7. ", "VI) ", "4.2 ").
+var sectionNumber = regexp.MustCompile(`^(?:\d+(?:\.\d+)*|[IVXivx]+)[.)]?\s+`)
+
+// refPlainTitles are the titles accepted on a plain line (every plain line
+// is checked, so this is a map rather than the regexp).
+var refPlainTitles = map[string]bool{
+	"references": true, "reference": true, "reference list": true, "sources": true, "source": true,
+	"sources cited": true, "cited sources": true, "bibliography": true, "works cited": true,
+	"citations": true, "cited works": true, "literature cited": true, "further reading": true,
+	"notes": true, "footnotes": true, "links": true,
+	"参考文献": true, "参考资料": true, "参考来源": true, "引用来源": true, "资料来源": true, "信息来源": true,
+	"来源": true, "引用": true, "引用的著作": true, "引用文献": true, "文献": true, "出处": true,
+	"參考文獻": true, "參考資料": true, "資料來源": true, "参考文献リスト": true, "出典": true,
 }
 
 // findReferenceSections marks the blocks that form reference lists:
@@ -64,7 +78,7 @@ var refHeadingTwoWords = map[string]bool{
 // and a trailing run of "[n] …" entries without a heading (ChatGPT export).
 // Definition blocks are always entries. It returns the block index ranges
 // [from, to) of the sections found.
-func findReferenceSections(text string, lines []line, blocks []block) [][2]int {
+func findReferenceSections(text string, blocks []block) [][2]int {
 	var sections [][2]int
 	for i := 0; i < len(blocks); i++ {
 		b := blocks[i]

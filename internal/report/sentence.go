@@ -52,6 +52,7 @@ func splitSentences(text string, start, end int, spans []span) [][2]int {
 	var out [][2]int
 	si := sort.Search(len(spans), func(k int) bool { return spans[k].end > start })
 	sentStart := start
+	var quotes quoteCount // straight quotes seen in the current sentence
 	i := start
 	for i < end {
 		for si < len(spans) && spans[si].end <= i {
@@ -64,12 +65,13 @@ func splitSentences(text string, start, end int, spans []span) [][2]int {
 		r, size := utf8.DecodeRuneInString(text[i:end])
 		j := i + size
 		boundary := false
+		quotes.see(text, i, r)
 		switch r {
 		case '。', '！', '？', '!', '?', '.', '…', '；':
 			if r == '；' {
 				break // a CJK semicolon joins clauses
 			}
-			j = absorbClosers(text, sentStart, j, end)
+			j = absorbClosers(text, j, end, &quotes)
 			switch r {
 			case '。', '！', '？':
 				boundary = true
@@ -90,6 +92,7 @@ func splitSentences(text string, start, end int, spans []span) [][2]int {
 		j = absorbCitations(text, j, end, spans)
 		out = append(out, [2]int{sentStart, j})
 		sentStart, i = j, j
+		quotes = quoteCount{}
 	}
 	if sentStart < end {
 		out = append(out, [2]int{sentStart, end})
@@ -97,19 +100,44 @@ func splitSentences(text string, start, end int, spans []span) [][2]int {
 	return out
 }
 
+// quoteCount counts the straight quotes of a sentence, to tell a closing
+// quote after a terminator from one opening the next sentence.
+type quoteCount struct{ double, single int }
+
+// see counts r, found at i. An apostrophe between two letters ("it's") is
+// not a quote.
+func (q *quoteCount) see(text string, i int, r rune) {
+	switch r {
+	case '"':
+		q.double++
+	case '\'':
+		if i > 0 && i+1 < len(text) && isAlnumByte(text[i-1]) && isAlnumByte(text[i+1]) {
+			return
+		}
+		q.single++
+	}
+}
+
 // absorbClosers moves past closing quotes, brackets and emphasis markers
 // after a sentence terminator, and past repeated terminators ("?!", "...").
-//
-// A straight quote (" or ') is a closer only when the sentence so far has
-// an odd number of them; otherwise it opens the next sentence.
-func absorbClosers(text string, sentStart, j, end int) int {
+// A straight quote is a closer only when the sentence so far has an odd
+// number of them; otherwise it opens the next sentence.
+func absorbClosers(text string, j, end int, q *quoteCount) int {
 	for j < end {
 		r, size := utf8.DecodeRuneInString(text[j:end])
 		switch r {
-		case '"', '\'':
-			if strings.Count(text[sentStart:j], string(r))%2 == 0 {
+		case '"':
+			if q.double%2 == 0 {
 				return j
 			}
+			q.double++
+			j += size
+			continue
+		case '\'':
+			if q.single%2 == 0 {
+				return j
+			}
+			q.single++
 			j += size
 			continue
 		case ')', ']', '”', '’', '」', '』', '）', '》', '*', '_', '.', '!', '?', '。', '！', '？', '…':

@@ -73,8 +73,11 @@ func loadSharedReports(tb testing.TB) []sharedReport {
 }
 
 var (
-	onyxMarker     = regexp.MustCompile(`\[\[\d+\]\]\(https?://`)
-	numberedInText = regexp.MustCompile(`\[\d{1,3}\]`)
+	onyxMarker = regexp.MustCompile(`\[\[\d+\]\]\(https?://`)
+	labelRE    = regexp.MustCompile(`\d+`)
+	// listLine matches the shape of a reference-list line ("[3] https://…",
+	// "[3] [7] https://…"), which must never be a claim.
+	listLine = regexp.MustCompile(`^(?:\[\d+\]\s*)+(?:https?://|www\.)`)
 )
 
 // TestSharedReports parses every shared report and checks the invariants,
@@ -83,7 +86,7 @@ var (
 func TestSharedReports(t *testing.T) {
 	reports := loadSharedReports(t)
 	type stats struct {
-		reports, claims, cited, cites, listEntries, numbered, dangling, urls int
+		reports, claims, cited, cites, listEntries, numbered, dangling, noTarget, urls int
 	}
 	by := map[string]*stats{}
 	var onyxMarkers, onyxURL int
@@ -105,6 +108,14 @@ func TestSharedReports(t *testing.T) {
 				st.cited++
 			}
 		}
+		labels := map[string]bool{} // labels of the reference-list entries
+		for _, c := range doc.Citations {
+			if c.Kind == claimtrace.KindListEntry {
+				for _, l := range labelRE.FindAllString(c.Marker, -1) {
+					labels["["+l+"]"] = true
+				}
+			}
+		}
 		for _, c := range doc.Citations {
 			switch c.Kind {
 			case claimtrace.KindListEntry:
@@ -113,12 +124,20 @@ func TestSharedReports(t *testing.T) {
 			case claimtrace.KindNumbered:
 				st.numbered++
 				if !c.HasTarget() {
-					st.dangling++
+					st.noTarget++
+					if !labels[c.Marker] {
+						st.dangling++
+					}
 				}
 			}
 			st.cites++
 			if c.URL != "" {
 				st.urls++
+			}
+		}
+		for _, c := range doc.Claims {
+			if listLine.MatchString(c.Text) {
+				t.Errorf("%s: claim %s looks like a reference-list entry: %.120q", r.name, c.ID, c.Text)
 			}
 		}
 		if len(doc.Claims) == 0 {
@@ -145,8 +164,8 @@ func TestSharedReports(t *testing.T) {
 	sort.Strings(names)
 	for _, n := range names {
 		s := by[n]
-		t.Logf("%-12s reports %3d  claims %6d (cited %5d)  in-text citations %6d (with URL %6d)  numbered %5d (dangling %4d)  list entries %5d",
-			n, s.reports, s.claims, s.cited, s.cites, s.urls, s.numbered, s.dangling, s.listEntries)
+		t.Logf("%-12s reports %3d  claims %6d (cited %5d)  in-text citations %6d (with URL %6d)  numbered %5d (no entry %4d, entry without target %3d)  list entries %5d",
+			n, s.reports, s.claims, s.cited, s.cites, s.urls, s.numbered, s.dangling, s.noTarget-s.dangling, s.listEntries)
 	}
 	if onyxMarkers == 0 {
 		t.Fatal("no [[n]](url) markers in the Onyx reports")
@@ -160,8 +179,8 @@ func TestSharedReports(t *testing.T) {
 	if c == nil || c.numbered == 0 {
 		t.Fatal("no numbered markers in the Claude reports")
 	}
-	res := 1 - float64(c.dangling)/float64(c.numbered)
-	t.Logf("claude37: %d of %d [n] markers resolve (%.4f)", c.numbered-c.dangling, c.numbered, res)
+	res := 1 - float64(c.noTarget)/float64(c.numbered)
+	t.Logf("claude37: %d of %d [n] markers resolve (%.4f)", c.numbered-c.noTarget, c.numbered, res)
 	if res < 0.95 {
 		t.Errorf("claude37: only %.3f of [n] markers resolve, want ≥ 0.95", res)
 	}

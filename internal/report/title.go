@@ -10,10 +10,11 @@ import (
 var (
 	// accessedRE cuts access notes that follow a reference: "Accessed …",
 	// "Retrieved …", "檢索日期：…", "[Online]", "Available:".
-	accessedRE = regexp.MustCompile(`(?i)[,.;]?\s*(?:\(?(?:last\s+)?accessed\b|retrieved\b|檢索日期|检索日期|访问日期|訪問日期|\[online\]|available\s*(?:at|from|online)?\s*:).*$`)
-	idTagRE    = regexp.MustCompile(`(?i)\*?\b(?:arxiv(?:\s+preprint)?\s*(?:arxiv)?\s*[:：]?\s*(?:\d{4}\.[\dx]{4,5}|[a-z-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?|doi\s*[:：]?\s*10\.\S+|\b10\.\d{4,9}/\S+)\*?`)
+	accessedRE  = regexp.MustCompile(`(?i)[,.;]?\s*(?:\(?(?:last\s+)?accessed\b|retrieved\b|檢索日期|检索日期|访问日期|訪問日期|\[online\]|available\s*(?:at|from|online)?\s*:).*$`)
+	doiPrefixRE = regexp.MustCompile(`\b10\.\d{4}`)
+	idTagRE     = regexp.MustCompile(`(?i)\*?\b(?:arxiv(?:\s+preprint)?\s*(?:arxiv)?\s*[:：]?\s*(?:\d{4}\.[\dx]{4,5}|[a-z-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?|doi\s*[:：]?\s*10\.\S+|\b10\.\d{4,9}/\S+)\*?`)
 	// ieeeQuoted finds a title in quotes: IEEE “Title,” and plain "Title".
-	ieeeQuoted = regexp.MustCompile(`[“"]([^”"]{8,400}?)[,.]?[”"]`)
+	ieeeQuoted = regexp.MustCompile(`[“"]([^”"]{4,400}?)[,.]?[”"]`)
 	// apaYear finds "(2020)." or "(2020a)," after the authors (APA, Harvard).
 	apaYear = regexp.MustCompile(`\((?:19|20)\d\d[a-z]?(?:,\s*[^)]{1,30})?\)[.,:]?\s+`)
 	// acmYear finds ". 2020. " after the authors (ACM).
@@ -73,7 +74,7 @@ func extractTitle(s string, links []entryLink) string {
 	if ls := strings.ToLower(s); strings.Contains(ls, "access") || strings.Contains(ls, "retriev") || strings.Contains(ls, "online") || strings.Contains(ls, "available") || strings.Contains(s, "日期") {
 		s = accessedRE.ReplaceAllString(s, "")
 	}
-	if ls := strings.ToLower(s); strings.Contains(ls, "arxiv") || strings.Contains(ls, "doi") || strings.Contains(s, "10.") {
+	if ls := strings.ToLower(s); strings.Contains(ls, "arxiv") || strings.Contains(ls, "doi") || doiPrefixRE.MatchString(s) {
 		s = idTagRE.ReplaceAllString(s, " ")
 	}
 	s = strings.TrimSpace(s)
@@ -90,8 +91,13 @@ func extractTitle(s string, links []entryLink) string {
 	if s == "" || utf8.RuneCountInString(s) > 400 {
 		return ""
 	}
-	if m := ieeeQuoted.FindStringSubmatch(s); m != nil && strings.Count(strings.TrimSpace(m[1]), " ") >= 1 {
-		return cleanTitle(m[1])
+	if loc := ieeeQuoted.FindStringSubmatchIndex(s); loc != nil {
+		q := s[loc[2]:loc[3]]
+		// One quoted word is a title only right after the authors
+		// ('Y. Xiao et al., "SmoothQuant," arXiv…').
+		if strings.Contains(strings.TrimSpace(q), " ") || authorLike(strings.TrimRight(s[:loc[0]], " ,")) {
+			return cleanTitle(q)
+		}
 	}
 	if loc := apaYear.FindStringIndex(s); loc != nil && loc[0] > 0 && !startsLower(s[loc[1]:]) {
 		return cleanTitle(firstSentence(s[loc[1]:]))
@@ -132,8 +138,8 @@ func sentenceSegments(s string) []string {
 		if s[i+1] != ' ' {
 			continue
 		}
-		if s[i] == '.' && abbreviationBefore(s, i) && !(strings.HasSuffix(s[:i], "et al") && i+2 < len(s) && isUpperASCII(s[i+2])) {
-			continue // but "Smith et al. Title…" ends the authors
+		if s[i] == '.' && abbreviationBefore(s, i) && !(strings.HasSuffix(s[:i], "et al") && i+2 < len(s) && isUpperASCII(s[i+2])) && !vancouverEnd(s, i) {
+			continue // but "Smith et al. Title…" and "Kipf TN, Welling M. Title…" end the authors
 		}
 		if seg := strings.TrimSpace(s[start : i+1]); seg != "" {
 			segs = append(segs, seg)
@@ -147,6 +153,32 @@ func sentenceSegments(s string) []string {
 		segs = []string{s}
 	}
 	return segs
+}
+
+// vancouverEnd reports whether the period at i closes a Vancouver-style
+// author list ("Kipf TN, Welling M. Semi-supervised…"): the initials follow
+// a surname, and the next word is not itself a surname closed by "." or
+// "," (as "Aila" is in "S. Laine and T. Aila. Temporal…").
+func vancouverEnd(s string, i int) bool {
+	k := i
+	for k > 0 && isUpperASCII(s[k-1]) {
+		k--
+	}
+	if k == i || i-k > 3 || k < 2 || s[k-1] != ' ' || !unicode.IsLetter(rune(s[k-2])) {
+		return false
+	}
+	before := s[:k-1]
+	if strings.HasSuffix(before, " and") || strings.HasSuffix(before, "&") {
+		return false
+	}
+	if i+2 >= len(s) || !isUpperASCII(s[i+2]) {
+		return false
+	}
+	next := s[i+2:]
+	if j := strings.IndexAny(next, " "); j >= 0 {
+		next = next[:j]
+	}
+	return !strings.HasSuffix(next, ".") && !strings.HasSuffix(next, ",")
 }
 
 // firstSentence returns s up to its first sentence end (keeping a final
@@ -166,7 +198,7 @@ func authorLike(s string) bool {
 		return false
 	}
 	words := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == ';' })
-	initials := 0
+	initials, lower := 0, 0
 	for _, w := range words {
 		switch strings.ToLower(w) {
 		case "and", "&", "van", "von", "de", "der", "den", "del", "della", "di", "da", "dos", "du", "la", "le", "y", "et", "al", "al.", "others":
@@ -174,11 +206,16 @@ func authorLike(s string) bool {
 		}
 		r, _ := utf8.DecodeRuneInString(w)
 		if unicode.IsLower(r) {
-			return false
+			lower++
 		}
-		if (len(w) <= 3 && strings.HasSuffix(w, ".")) || (len(w) == 1 && unicode.IsUpper(r)) || initialsRE.MatchString(w) {
+		if (len(w) <= 3 && strings.HasSuffix(w, ".")) || (len(w) == 1 && unicode.IsUpper(r)) || initialsRE.MatchString(w) || initialsHyphenRE.MatchString(w) {
 			initials++
 		}
+	}
+	// A stray lower-case name part ("W. tau Yih") is tolerated in a list
+	// with many initials; a title has few initials and many such words.
+	if lower > 0 && lower*4 > initials {
+		return false
 	}
 	if initials > 0 || strings.Contains(s, "et al") {
 		return true
@@ -220,7 +257,10 @@ func nameWords(s string) bool {
 func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 // initialsRE matches joined initials: "J.-P.", "C.A.", "Y.J."
-var initialsRE = regexp.MustCompile(`^(?:\p{Lu}\.-?){1,3}$`)
+var (
+	initialsRE       = regexp.MustCompile(`^(?:\p{Lu}\.-?){1,3}$`)
+	initialsHyphenRE = regexp.MustCompile(`^\p{Lu}\.-\p{Ll}\.$`) // "W.-t."
+)
 
 // cleanTitle trims markup, quotes and punctuation around a title, cuts a
 // truncation ellipsis and a site-name suffix.

@@ -19,6 +19,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -312,17 +313,14 @@ func (c *Client) SearchTitle(ctx context.Context, title string) ([]Record, error
 	}
 	searches := []func(context.Context, string) ([]Record, error){c.OpenAlexSearch, c.CrossrefSearch, c.ArXivSearch}
 	results := make([]result, len(searches))
-	done := make(chan struct{}, len(searches))
+	var wg sync.WaitGroup
 	for i, search := range searches {
-		go func() {
-			defer func() { done <- struct{}{} }()
+		wg.Go(func() {
 			recs, err := search(ctx, title)
 			results[i] = result{recs, err}
-		}()
+		})
 	}
-	for range searches {
-		<-done
-	}
+	wg.Wait()
 	var recs []Record
 	var errs []error
 	for _, r := range results {

@@ -187,3 +187,22 @@ func TestLLMCacheAndLedger(t *testing.T) {
 		t.Errorf("totals (-want +got):\n%s", diff)
 	}
 }
+
+func TestTexts(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	if _, _, ok, err := s.GetText(ctx, "abc"); ok || err != nil {
+		t.Fatalf("GetText on empty store = %v %v", ok, err)
+	}
+	if err := s.PutText(ctx, "abc", "Title", "Body text."); err != nil {
+		t.Fatal(err)
+	}
+	// The first extraction wins: the same bytes always give the same text.
+	if err := s.PutText(ctx, "abc", "Other", "Other text."); err != nil {
+		t.Fatal(err)
+	}
+	title, text, ok, err := s.GetText(ctx, "abc")
+	if err != nil || !ok || title != "Title" || text != "Body text." {
+		t.Errorf("GetText = %q %q %v %v", title, text, ok, err)
+	}
+}

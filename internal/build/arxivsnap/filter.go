@@ -1,14 +1,17 @@
 package arxivsnap
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
-// Default filter settings: ReportBench §2.1.1.
+// Default filter settings: ReportBench §2.1.1. The comments pattern matches
+// word stems ("Accept by ICCV", "acceptance", "publishing"): it keeps all
+// 100 released tasks, where the literal \b(published|accepted)\b keeps 96.
 const (
 	DefaultSince    = "2020-01-01"
 	DefaultTitle    = `(?i)\b(survey|review)`
@@ -115,16 +118,39 @@ func (f *Filter) Spec() FilterSpec { return f.spec }
 
 // normLicense reduces a licence URL to a comparable form.
 func normLicense(l string) string {
-	l = strings.ToLower(strings.TrimSpace(l))
-	l = strings.TrimPrefix(l, "https://")
-	l = strings.TrimPrefix(l, "http://")
-	l = strings.TrimPrefix(l, "www.")
-	return strings.TrimSuffix(l, "/")
+	return string(trimLicense([]byte(strings.ToLower(strings.TrimSpace(l)))))
+}
+
+// trimLicense strips the scheme, "www." and a trailing slash, without
+// copying.
+func trimLicense(b []byte) []byte {
+	b = bytes.TrimSpace(b)
+	b = bytes.TrimPrefix(b, []byte("https://"))
+	b = bytes.TrimPrefix(b, []byte("http://"))
+	b = bytes.TrimPrefix(b, []byte("www."))
+	return bytes.TrimSuffix(b, []byte("/"))
+}
+
+// licenseOK looks the licence up without allocating when it is already
+// lowercase, as in the snapshot.
+func (f *Filter) licenseOK(l []byte) bool {
+	t := trimLicense(l)
+	if f.licenses[string(t)] {
+		return true
+	}
+	if bytes.IndexFunc(t, unicode.IsUpper) < 0 {
+		return false
+	}
+	return f.licenses[string(bytes.ToLower(t))]
 }
 
 // Keep reports whether the record passes, and otherwise the first filter it
 // failed.
 func (f *Filter) Keep(r *Fields) (bool, Reason) {
+	return f.keep(r.raw())
+}
+
+func (f *Filter) keep(r *raw) (bool, Reason) {
 	for _, check := range checks {
 		if !check.ok(f, r) {
 			return false, check.reason
@@ -136,44 +162,54 @@ func (f *Filter) Keep(r *Fields) (bool, Reason) {
 // Explain returns every filter the record fails, in application order.
 func (f *Filter) Explain(r *Fields) []Reason {
 	var out []Reason
+	rr := r.raw()
 	for _, check := range checks {
-		if !check.ok(f, r) {
+		if !check.ok(f, rr) {
 			out = append(out, check.reason)
 		}
 	}
 	return out
 }
 
+// raw returns the fields as byte slices.
+func (r *Fields) raw() *raw {
+	return &raw{
+		id: []byte(r.ID), title: []byte(r.Title), comments: []byte(r.Comments), license: []byte(r.License),
+		categories: []byte(r.Categories), abstract: []byte(r.Abstract),
+		firstCreated: []byte(r.FirstCreated), lastCreated: []byte(r.LastCreated),
+	}
+}
+
 // checks are the filters, cheapest first.
 var checks = []struct {
 	reason Reason
-	ok     func(*Filter, *Fields) bool
+	ok     func(*Filter, *raw) bool
 }{
-	{ReasonDate, func(f *Filter, r *Fields) bool {
+	{ReasonDate, func(f *Filter, r *raw) bool {
 		if f.since == 0 && f.until == 0 {
 			return true
 		}
-		d := FirstDay(r)
+		d := firstDay(r.firstCreated, r.id)
 		return d != 0 && (f.since == 0 || d >= f.since) && (f.until == 0 || d < f.until)
 	}},
-	{ReasonLicense, func(f *Filter, r *Fields) bool {
-		return f.licenses == nil || f.licenses[normLicense(r.License)]
+	{ReasonLicense, func(f *Filter, r *raw) bool {
+		return f.licenses == nil || f.licenseOK(r.license)
 	}},
-	{ReasonCategory, func(f *Filter, r *Fields) bool {
-		return len(f.spec.Categories) == 0 || hasCategory(r.Categories, f.spec.Categories)
+	{ReasonCategory, func(f *Filter, r *raw) bool {
+		return len(f.spec.Categories) == 0 || hasCategory(r.categories, f.spec.Categories)
 	}},
-	{ReasonTitle, func(f *Filter, r *Fields) bool {
-		return f.title == nil || f.title.MatchString(r.Title)
+	{ReasonTitle, func(f *Filter, r *raw) bool {
+		return f.title == nil || f.title.Match(r.title)
 	}},
-	{ReasonComments, func(f *Filter, r *Fields) bool {
-		return f.comments == nil || f.comments.MatchString(r.Comments)
+	{ReasonComments, func(f *Filter, r *raw) bool {
+		return f.comments == nil || f.comments.Match(r.comments)
 	}},
 }
 
-func hasCategory(list string, want []string) bool {
-	for c := range strings.FieldsSeq(list) {
+func hasCategory(list []byte, want []string) bool {
+	for c := range bytes.FieldsSeq(list) {
 		for _, w := range want {
-			if c == w || (!strings.Contains(w, ".") && strings.HasPrefix(c, w+".")) {
+			if string(c) == w || (!strings.Contains(w, ".") && len(c) > len(w) && c[len(w)] == '.' && string(c[:len(w)]) == w) {
 				return true
 			}
 		}
@@ -191,22 +227,28 @@ var monthNumbers = map[string]int{
 // (YYMM.NNNNN, month precision) when the record has no dates; 0 when
 // neither is known.
 func FirstDay(r *Fields) int {
-	if d := ParseCreated(r.FirstCreated); d != 0 {
+	return firstDay([]byte(r.FirstCreated), []byte(r.ID))
+}
+
+func firstDay(created, id []byte) int {
+	if d := parseCreated(created); d != 0 {
 		return d
 	}
-	return idMonth(r.ID)
+	return idMonth(id)
 }
 
 // ParseCreated reads an arXiv version date ("Mon, 2 Apr 2007 19:18:42
 // GMT") as yyyymmdd, or 0.
-func ParseCreated(s string) int {
+func ParseCreated(s string) int { return parseCreated([]byte(s)) }
+
+func parseCreated(s []byte) int {
 	// Skip the weekday.
-	if i := strings.IndexByte(s, ','); i >= 0 {
+	if i := bytes.IndexByte(s, ','); i >= 0 {
 		s = s[i+1:]
 	}
-	var parts [3]string
+	var parts [3][]byte
 	n := 0
-	for p := range strings.FieldsSeq(s) {
+	for p := range bytes.FieldsSeq(s) {
 		if n == 3 {
 			break
 		}
@@ -216,23 +258,45 @@ func ParseCreated(s string) int {
 	if n < 3 {
 		return 0
 	}
-	day, err1 := strconv.Atoi(parts[0])
-	month := monthNumbers[strings.ToLower(parts[1][:min(3, len(parts[1]))])]
-	year, err2 := strconv.Atoi(parts[2])
-	if err1 != nil || err2 != nil || month == 0 || day < 1 || day > 31 || year < 1900 || year > 9999 {
+	day, ok1 := atoi(parts[0])
+	month := 0
+	if len(parts[1]) >= 3 {
+		var m [3]byte
+		for i := range m {
+			m[i] = parts[1][i] | 0x20 // ASCII lowercase
+		}
+		month = monthNumbers[string(m[:])]
+	}
+	year, ok2 := atoi(parts[2])
+	if !ok1 || !ok2 || month == 0 || day < 1 || day > 31 || year < 1900 || year > 9999 {
 		return 0
 	}
 	return year*10000 + month*100 + day
 }
 
+// atoi reads a short unsigned decimal number.
+func atoi(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
 // idMonth reads the month of a new-style arXiv identifier as yyyymm01.
-func idMonth(id string) int {
+func idMonth(id []byte) int {
 	if len(id) < 9 || id[4] != '.' {
 		return 0
 	}
-	yy, err1 := strconv.Atoi(id[:2])
-	mm, err2 := strconv.Atoi(id[2:4])
-	if err1 != nil || err2 != nil || mm < 1 || mm > 12 || yy < 7 {
+	yy, ok1 := atoi(id[:2])
+	mm, ok2 := atoi(id[2:4])
+	if !ok1 || !ok2 || mm < 1 || mm > 12 || yy < 7 {
 		return 0
 	}
 	return (2000+yy)*10000 + mm*100 + 1

@@ -43,16 +43,33 @@ var errSyntax = errors.New("malformed JSON record")
 
 // Scan decodes the filter fields of one snapshot line (a JSON object,
 // surrounding blanks allowed). Every other value is skipped: its structure
-// is checked (strings, nesting, literals) but it is not decoded. The
-// abstract, the largest field, is decoded only when withAbstract is set.
-// When a key appears twice the last value wins, as in encoding/json.
+// is checked (strings, nesting, literals, numbers) but not its content, and
+// it is not decoded. The abstract, the largest field, is decoded only when
+// withAbstract is set. When a key appears twice the last value wins, as in
+// encoding/json.
 func Scan(line []byte, withAbstract bool) (Fields, error) {
-	s := scanner{b: line, want: want{abstract: withAbstract}}
-	var f Fields
-	if err := s.object(&f); err != nil {
+	var r raw
+	if err := scanRaw(line, withAbstract, &r); err != nil {
 		return Fields{}, err
 	}
-	return f, nil
+	return Fields{
+		ID: string(r.id), Title: string(r.title), Comments: string(r.comments), License: string(r.license),
+		Categories: string(r.categories), Abstract: string(r.abstract),
+		FirstCreated: string(r.firstCreated), LastCreated: string(r.lastCreated),
+	}, nil
+}
+
+// raw holds the filter fields as byte slices: into the line itself when a
+// value has no escapes (no allocation on the hot path), decoded copies
+// otherwise.
+type raw struct {
+	id, title, comments, license, categories, abstract, firstCreated, lastCreated []byte
+}
+
+func scanRaw(line []byte, withAbstract bool, r *raw) error {
+	*r = raw{}
+	s := scanner{b: line, want: want{abstract: withAbstract}}
+	return s.object(r)
 }
 
 type scanner struct {
@@ -76,7 +93,7 @@ func (s *scanner) ws() {
 	}
 }
 
-func (s *scanner) object(f *Fields) error {
+func (s *scanner) object(f *raw) error {
 	s.ws()
 	if s.i >= len(s.b) || s.b[s.i] != '{' {
 		return s.errorf("want '{'")
@@ -99,21 +116,21 @@ func (s *scanner) object(f *Fields) error {
 		}
 		s.i++
 		s.ws()
-		var dst *string
+		var dst *[]byte
 		switch string(key) {
 		case "id", "arxiv_id":
-			dst = &f.ID
+			dst = &f.id
 		case "title":
-			dst = &f.Title
+			dst = &f.title
 		case "comments":
-			dst = &f.Comments
+			dst = &f.comments
 		case "license":
-			dst = &f.License
+			dst = &f.license
 		case "categories":
-			dst = &f.Categories
+			dst = &f.categories
 		case "abstract":
 			if s.want.abstract {
-				dst = &f.Abstract
+				dst = &f.abstract
 			}
 		case "versions":
 			if err := s.versions(f); err != nil {
@@ -206,30 +223,31 @@ func (s *scanner) stringEnd() (end int, escaped bool, err error) {
 	}
 }
 
-// stringOrNull decodes a string value or null ("").
-func (s *scanner) stringOrNull() (string, error) {
+// stringOrNull decodes a string value, or null (nil). Without escapes the
+// result is a slice of the line.
+func (s *scanner) stringOrNull() ([]byte, error) {
 	if s.i < len(s.b) && s.b[s.i] == 'n' {
-		return "", s.literal("null")
+		return nil, s.literal("null")
 	}
 	if s.i >= len(s.b) || s.b[s.i] != '"' {
-		return "", s.errorf("want a string")
+		return nil, s.errorf("want a string")
 	}
 	start := s.i + 1
 	end, esc, err := s.stringEnd()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if !esc && utf8.Valid(s.b[start:end]) {
 		if hasControl(s.b[start:end]) {
-			return "", s.errorf("control character in string")
+			return nil, s.errorf("control character in string")
 		}
-		return string(s.b[start:end]), nil
+		return s.b[start:end:end], nil
 	}
 	v, err := unquote(s.b[start:end])
 	if err != nil {
-		return "", s.errorf("%v", err)
+		return nil, s.errorf("%v", err)
 	}
-	return v, nil
+	return []byte(v), nil
 }
 
 func hasControl(b []byte) bool {
@@ -243,7 +261,7 @@ func hasControl(b []byte) bool {
 
 // versions reads the "versions" array, keeping the first and last
 // "created" values.
-func (s *scanner) versions(f *Fields) error {
+func (s *scanner) versions(f *raw) error {
 	if s.i < len(s.b) && s.b[s.i] == 'n' {
 		return s.literal("null")
 	}
@@ -264,10 +282,10 @@ func (s *scanner) versions(f *Fields) error {
 			return err
 		}
 		if first {
-			f.FirstCreated = created
+			f.firstCreated = created
 			first = false
 		}
-		f.LastCreated = created
+		f.lastCreated = created
 		s.ws()
 		if s.i >= len(s.b) {
 			return s.errorf("unterminated versions")
@@ -286,44 +304,44 @@ func (s *scanner) versions(f *Fields) error {
 
 // version reads one {"version": …, "created": …} object and returns
 // "created".
-func (s *scanner) version() (string, error) {
+func (s *scanner) version() ([]byte, error) {
 	if s.i < len(s.b) && s.b[s.i] == 'n' {
-		return "", s.literal("null")
+		return nil, s.literal("null")
 	}
 	if s.i >= len(s.b) || s.b[s.i] != '{' {
-		return "", s.errorf("versions: want objects")
+		return nil, s.errorf("versions: want objects")
 	}
 	s.i++
-	var created string
+	var created []byte
 	s.ws()
 	if s.i < len(s.b) && s.b[s.i] == '}' {
 		s.i++
-		return "", nil
+		return nil, nil
 	}
 	for {
 		s.ws()
 		key, err := s.key()
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		s.ws()
 		if s.i >= len(s.b) || s.b[s.i] != ':' {
-			return "", s.errorf("want ':'")
+			return nil, s.errorf("want ':'")
 		}
 		s.i++
 		s.ws()
 		if string(key) == "created" {
 			v, err := s.stringOrNull()
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			created = v
 		} else if err := s.skipValue(2); err != nil {
-			return "", err
+			return nil, err
 		}
 		s.ws()
 		if s.i >= len(s.b) {
-			return "", s.errorf("unterminated object")
+			return nil, s.errorf("unterminated object")
 		}
 		switch s.b[s.i] {
 		case ',':
@@ -332,7 +350,7 @@ func (s *scanner) version() (string, error) {
 			s.i++
 			return created, nil
 		default:
-			return "", s.errorf("want ',' or '}'")
+			return nil, s.errorf("want ',' or '}'")
 		}
 	}
 }
@@ -351,15 +369,10 @@ func (s *scanner) skipValue(depth int) error {
 	}
 	switch c := s.b[s.i]; {
 	case c == '"':
-		start := s.i + 1
-		end, _, err := s.stringEnd()
-		if err != nil {
-			return err
-		}
-		if hasControl(s.b[start:end]) {
-			return s.errorf("control character in string")
-		}
-		return nil
+		// Only the extent of a skipped string is found, not its content
+		// checked: that is what makes skipping the abstract cheap.
+		_, _, err := s.stringEnd()
+		return err
 	case c == '{' || c == '[':
 		closer := byte('}')
 		if c == '[' {

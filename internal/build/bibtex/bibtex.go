@@ -154,6 +154,7 @@ type SyntaxError struct {
 	Msg  string
 }
 
+// Error formats the problem as file:line: message.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 }
@@ -161,6 +162,7 @@ func (e *SyntaxError) Error() string {
 // ErrorList is every problem of one Parse call, in source order.
 type ErrorList []*SyntaxError
 
+// Error reports the first problem and how many more there are.
 func (l ErrorList) Error() string {
 	switch len(l) {
 	case 0:

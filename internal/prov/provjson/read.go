@@ -357,9 +357,19 @@ func toGraph(recs []parsed) (*prov.Graph, error) {
 			g.Sources = append(g.Sources, s)
 		}
 	}
-	for x, src := range excerptOf {
+	// In document order, so that a source quoted by several excerpts gets
+	// them all, always in the same order.
+	for _, x := range entOrder {
+		src, ok := excerptOf[x]
+		if !ok {
+			continue
+		}
 		if i, ok := srcIdx[src]; ok {
-			g.Sources[i].Excerpt = ents[x].rec.text("prov:value")
+			s := &g.Sources[i]
+			if s.Excerpt != "" {
+				s.Excerpt += " […] "
+			}
+			s.Excerpt += ents[x].rec.text("prov:value")
 			ids[x] = ids[src]
 		}
 	}

@@ -1,5 +1,3 @@
-//go:build unix
-
 package arxivsnap_test
 
 import (
@@ -12,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -118,13 +115,4 @@ type countWriter struct{ lines int }
 func (c *countWriter) Write(p []byte) (int, error) {
 	c.lines += bytes.Count(p, []byte("\n"))
 	return len(p), nil
-}
-
-// cpuTime returns the user and system CPU time this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

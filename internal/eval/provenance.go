@@ -1,0 +1,257 @@
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/prov"
+	"github.com/claimtrace/claimtrace/internal/store"
+)
+
+const unitGraph = "graph"
+
+// AAR holds a report's provenance metrics, computed on its provenance graph
+// (DESIGN.md's definitions): the ratios and the counts they come from, so
+// reports can be pooled.
+type AAR struct {
+	Tau               float64              `json:"tau"`
+	Claims            int                  `json:"claims"`
+	Complete          int                  `json:"complete"`
+	PCov              *float64             `json:"pcov"`
+	PSnd              *float64             `json:"psnd"`
+	CTran             *float64             `json:"ctran"`
+	AEffProxy         *float64             `json:"aeff_proxy"`
+	AEffWords         *float64             `json:"aeff_words"`
+	CitationPairs     int                  `json:"citation_pairs"`
+	SoundPairs        int                  `json:"sound_pairs"`
+	Conflicts         int                  `json:"conflicts"`
+	SurfacedConflicts int                  `json:"surfaced_conflicts"`
+	ConflictList      []prov.ConflictStatus `json:"conflict_list,omitempty"`
+	// Graph is the path of the report's graph in the output directory.
+	Graph string `json:"graph"`
+}
+
+// provenance builds the report's provenance graph from its claims, resolved
+// sources and verdicts, looks for contradictions between the sources it
+// read, computes the AAR metrics and writes the graph.
+func (e *Evaluator) provenance(ctx context.Context, res *Result, doc claimtrace.Document, works map[string]claimtrace.Work, resolved map[string]sourceResult) error {
+	in := prov.Input{ID: res.Task, Doc: doc, Sources: map[int]prov.ResolvedSource{}, Verdicts: map[prov.Pair]claimtrace.Verdict{}}
+	for i, c := range doc.Citations {
+		if !c.HasTarget() {
+			continue
+		}
+		if w, ok := works[targetOf(c).key()]; ok {
+			in.Sources[i] = prov.ResolvedSource{Work: w}
+		}
+	}
+	// One verdict per (claim, work): the strongest among the claim's
+	// citations of that work (an arXiv URL and a DOI of one paper).
+	for ci, cr := range res.Claims {
+		for _, v := range cr.Verdicts {
+			k := targetKeyOfLabel(cr, v.URL, doc, ci)
+			w, ok := works[k]
+			if !ok {
+				continue
+			}
+			p := prov.Pair{Claim: ci, Work: w.Key}
+			if old, seen := in.Verdicts[p]; !seen || better(v, old) {
+				in.Verdicts[p] = v
+			}
+		}
+	}
+	// Each source's excerpt is the evidence of its strongest verdict: what a
+	// reviewer reads to check it (AEff words).
+	best := map[string]claimtrace.Verdict{}
+	for p, v := range in.Verdicts {
+		if v.Evidence == "" {
+			continue
+		}
+		if old, ok := best[p.Work]; !ok || better(v, old) || (!better(old, v) && v.Evidence < old.Evidence) {
+			best[p.Work] = v
+		}
+	}
+	for i, rs := range in.Sources {
+		if v, ok := best[rs.Work.Key]; ok {
+			rs.Excerpt = v.Evidence
+			in.Sources[i] = rs
+		}
+	}
+	g, err := prov.Build(in)
+	if err != nil {
+		return err
+	}
+	if e.opts.Detector != nil {
+		var texts []prov.SourceText
+		done := map[string]bool{}
+		for _, s := range g.Sources {
+			for k, w := range works {
+				r := resolved[k]
+				if w.Key != s.Key || done[s.ID] || !r.Fetched || r.TextSHA == "" {
+					continue
+				}
+				_, text, ok, err := e.opts.Store.GetText(ctx, r.TextSHA)
+				if err != nil {
+					return err
+				}
+				if ok {
+					texts = append(texts, prov.SourceText{ID: s.ID, Text: text})
+					done[s.ID] = true
+				}
+			}
+		}
+		found, err := prov.FindContradictions(ctx, g, texts, e.opts.Detector)
+		if err != nil {
+			return err
+		}
+		conflicts := make([]prov.Conflict, len(found))
+		for i, f := range found {
+			conflicts[i] = f.Conflict
+		}
+		g.Conflicts = prov.MergeConflicts(g.Conflicts, conflicts...)
+	}
+	m, err := prov.Compute(g, e.opts.Tau)
+	if err != nil {
+		return err
+	}
+	a := &AAR{Tau: m.Tau, Claims: m.Claims, Complete: m.PCov.Num, CitationPairs: m.PSnd.Den, SoundPairs: m.PSnd.Num,
+		Conflicts: m.CTran.Den, SurfacedConflicts: m.CTran.Num, ConflictList: m.Conflicts,
+		PCov: ratio(m.PCov), PSnd: ratio(m.PSnd), CTran: ratio(m.CTran),
+		Graph: filepath.Join("graphs", res.Task+".json")}
+	if v, ok := m.AEffProxy.Value(); ok {
+		a.AEffProxy = &v
+	}
+	if v, ok := m.AEffWords.Value(); ok {
+		a.AEffWords = &v
+	}
+	res.AAR = a
+	for i := range res.Claims {
+		if i >= len(m.PerClaim) {
+			break
+		}
+		pc := m.PerClaim[i]
+		res.Claims[i].Complete = pc.Complete
+		res.Claims[i].Gap = string(pc.Gap)
+		res.Claims[i].Nodes = pc.Nodes
+		res.Claims[i].PSnd = ratio(pc.PSnd)
+	}
+	data, err := prov.Marshal(g)
+	if err != nil {
+		return err
+	}
+	if e.opts.OutDir != "" {
+		if err := writeFile(filepath.Join(e.opts.OutDir, a.Graph), data); err != nil {
+			return err
+		}
+	}
+	return e.opts.Store.PutUnit(context.WithoutCancel(ctx), store.Unit{Run: e.run, Kind: unitGraph, Key: res.Task, Status: store.StatusDone, Data: data})
+}
+
+// targetKeyOfLabel finds the target key behind a verdict's URL label among
+// the claim's citations.
+func targetKeyOfLabel(cr ClaimResult, label string, doc claimtrace.Document, ci int) string {
+	for _, i := range doc.Claims[ci].Citations {
+		if i < 0 || i >= len(doc.Citations) || !doc.Citations[i].HasTarget() {
+			continue
+		}
+		t := targetOf(doc.Citations[i])
+		if t.label() == label {
+			return t.key()
+		}
+	}
+	return ""
+}
+
+// better orders verdicts: a judged one beats unknown, then higher strength.
+func better(a, b claimtrace.Verdict) bool {
+	if (a.Label == claimtrace.Unknown) != (b.Label == claimtrace.Unknown) {
+		return b.Label == claimtrace.Unknown
+	}
+	return a.Strength > b.Strength
+}
+
+func ratio(r prov.Ratio) *float64 {
+	v, ok := r.Value()
+	if !ok {
+		return nil
+	}
+	return &v
+}
+
+// nonCited applies the check-worthiness filter to the claims without
+// citations. Without fact-checkers every check-worthy claim is undecided:
+// counted and shown, never guessed.
+func (e *Evaluator) nonCited(claims []ClaimResult) *NonCitedStats {
+	s := &NonCitedStats{}
+	for i := range claims {
+		c := &claims[i]
+		if c.Cited {
+			continue
+		}
+		s.Claims++
+		if e.opts.CheckWorthy == nil {
+			continue
+		}
+		ok, why := e.opts.CheckWorthy(c.Text)
+		c.CheckWorthy, c.Why = &ok, why
+		if !ok {
+			continue
+		}
+		s.CheckWorthy++
+		c.Fact = &claimtrace.Fact{Label: claimtrace.FactUndecided, Votes: []claimtrace.Vote{}}
+		s.Undecided++
+	}
+	return s
+}
+
+// Audit runs the pipeline on one report file, without a benchmark task:
+// claims and citations, resolved sources, verdicts, the provenance graph and
+// its AAR metrics. The result is stored like an evaluation's, so a rerun
+// resumes; with OutDir set it also writes reports/ and graphs/ files.
+func (e *Evaluator) Audit(ctx context.Context, path string) (*Result, *prov.Graph, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	e.run = e.runID(abs)
+	params, _ := json.Marshal(map[string]any{"version": Version, "report": abs, "mode": e.opts.Mode, "snapshot": e.opts.Snapshot})
+	if err := e.opts.Store.EnsureRun(ctx, e.run, "audit", string(params)); err != nil {
+		return nil, nil, err
+	}
+	if e.opts.OutDir != "" {
+		for _, d := range []string{"reports", "graphs"} {
+			if err := os.MkdirAll(filepath.Join(e.opts.OutDir, d), 0o755); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	res, err := e.report(ctx, reportFile{Task: name, Path: path})
+	if err != nil {
+		return nil, nil, err
+	}
+	if res.Status != store.StatusDone {
+		return res, nil, fmt.Errorf("audit %s: %s", path, res.Error)
+	}
+	u, ok, err := e.opts.Store.GetUnit(ctx, e.run, unitGraph, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		return nil, nil, fmt.Errorf("audit %s: graph not stored", path)
+	}
+	g, err := prov.Unmarshal(u.Data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("audit %s: stored graph: %w", path, err)
+	}
+	return res, g, nil
+}
+
+func writeFile(path string, data []byte) error {
+	var v json.RawMessage = data
+	return writeJSON(path, v)
+}

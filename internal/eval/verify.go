@@ -1,0 +1,242 @@
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/store"
+)
+
+// Judge decides, for every claim citing one source, whether the source
+// supports it. Verdicts come back in the order of claims; each verdict's
+// Evidence must be a verbatim substring of source.
+type Judge interface {
+	JudgeSource(ctx context.Context, source string, claims []string) ([]claimtrace.Verdict, error)
+}
+
+// CheckWorthy decides whether a non-cited claim is a specific, verifiable
+// factual statement worth fact-checking, and says why.
+type CheckWorthy func(claim string) (bool, string)
+
+const unitVerdicts = "verdicts"
+
+// CitedStats counts a report's (claim, source) pairs by verdict.
+type CitedStats struct {
+	Pairs        int      `json:"pairs"`
+	Judged       int      `json:"judged"`
+	Unknown      int      `json:"unknown"`
+	Supported    int      `json:"supported"`
+	Partial      int      `json:"partial"`
+	Unsupported  int      `json:"unsupported"`
+	Contradicted int      `json:"contradicted"`
+	MatchRate    *float64 `json:"match_rate"`
+	// Sound counts pairs whose strength exceeds τ (PSnd's numerator).
+	Sound int `json:"sound"`
+}
+
+// NonCitedStats counts a report's non-cited claims.
+type NonCitedStats struct {
+	Claims      int      `json:"claims"`
+	CheckWorthy int      `json:"check_worthy"`
+	True        int      `json:"true"`
+	False       int      `json:"false"`
+	Undecided   int      `json:"undecided"`
+	Accuracy    *float64 `json:"factual_accuracy"`
+}
+
+// storedVerdicts is a verdict unit: the verdicts of the claims of one
+// report that cite one source.
+type storedVerdicts struct {
+	Claims   []string             `json:"claims"`
+	Verdicts []claimtrace.Verdict `json:"verdicts"`
+}
+
+// verify judges every (claim, source) pair of a report. Pairs whose source
+// has no readable text are unknown, never unsupported. Each source's batch
+// is stored as a unit as soon as it is judged.
+func (e *Evaluator) verify(ctx context.Context, task string, claims []ClaimResult, keysOf [][]string, resolved map[string]sourceResult, labels map[string]string) error {
+	bySource := map[string][]int{}
+	for ci, keys := range keysOf {
+		for _, k := range keys {
+			bySource[k] = append(bySource[k], ci)
+		}
+	}
+	keys := make([]string, 0, len(bySource))
+	for k := range bySource {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	verdicts := make(map[string][]claimtrace.Verdict, len(keys))
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	for _, k := range keys {
+		idx := bySource[k]
+		texts := make([]string, len(idx))
+		for i, ci := range idx {
+			texts[i] = claims[ci].Text
+		}
+		g.Go(func() error {
+			vs, err := e.judgeSource(gctx, task, k, resolved[k], texts)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			verdicts[k] = vs
+			mu.Unlock()
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	for _, k := range keys {
+		for i, ci := range bySource[k] {
+			v := verdicts[k][i]
+			v.URL = labels[k]
+			claims[ci].Verdicts = append(claims[ci].Verdicts, v)
+		}
+	}
+	return nil
+}
+
+// judgeSource returns the verdicts of the claims citing one source, from
+// the store or by judging.
+func (e *Evaluator) judgeSource(ctx context.Context, task, key string, src sourceResult, claims []string) ([]claimtrace.Verdict, error) {
+	unitKey := task + "|" + key
+	if u, ok, err := e.opts.Store.GetUnit(ctx, e.run, unitVerdicts, unitKey); err != nil {
+		return nil, err
+	} else if ok && (u.Status == store.StatusDone || !e.opts.RetryFailed) {
+		var sv storedVerdicts
+		if json.Unmarshal(u.Data, &sv) == nil && equalStrings(sv.Claims, claims) {
+			return sv.Verdicts, nil
+		}
+	}
+	unknown := func(reason string) []claimtrace.Verdict {
+		out := make([]claimtrace.Verdict, len(claims))
+		for i := range out {
+			out[i] = claimtrace.Verdict{Label: claimtrace.Unknown, Reason: reason, Judge: e.opts.JudgeName}
+		}
+		return out
+	}
+	var vs []claimtrace.Verdict
+	status, errMsg := store.StatusDone, ""
+	text := ""
+	if src.Fetched && src.TextSHA != "" {
+		_, t, ok, err := e.opts.Store.GetText(ctx, src.TextSHA)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			text = t
+		}
+	}
+	switch {
+	case !src.Fetched:
+		reason := "source not readable: " + orDash(src.Work.Status)
+		if src.Wall != "" {
+			reason = "source shows a " + src.Wall + " page, not content"
+		}
+		vs = unknown(reason)
+	case strings.TrimSpace(text) == "":
+		vs = unknown("source has no readable text")
+	default:
+		e.judges <- struct{}{}
+		got, err := e.opts.Judge.JudgeSource(ctx, text, claims)
+		<-e.judges
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case err != nil:
+			vs, status, errMsg = unknown("judge failed: "+err.Error()), store.StatusFailed, err.Error()
+		case len(got) != len(claims):
+			msg := fmt.Sprintf("judge returned %d verdicts for %d claims", len(got), len(claims))
+			vs, status, errMsg = unknown(msg), store.StatusFailed, msg
+		default:
+			vs = got
+			for i := range vs {
+				checkEvidence(&vs[i], text)
+				if vs[i].Judge == "" {
+					vs[i].Judge = e.opts.JudgeName
+				}
+			}
+		}
+	}
+	data, _ := json.Marshal(storedVerdicts{Claims: claims, Verdicts: vs})
+	if err := e.opts.Store.PutUnit(context.WithoutCancel(ctx), store.Unit{Run: e.run, Kind: unitVerdicts, Key: unitKey, Status: status, Data: data, Err: errMsg}); err != nil {
+		return nil, err
+	}
+	return vs, nil
+}
+
+// checkEvidence enforces that a verdict's evidence is a verbatim passage of
+// the source: a quote that is not is rejected and the pair becomes unknown.
+func checkEvidence(v *claimtrace.Verdict, source string) {
+	if v.Label == claimtrace.Unknown || v.Evidence == "" {
+		if v.Label == claimtrace.Supported || v.Label == claimtrace.Partial || v.Label == claimtrace.Contradicted {
+			v.Label, v.Strength, v.Reason = claimtrace.Unknown, 0, "verdict without evidence: "+v.Reason
+		}
+		return
+	}
+	if !strings.Contains(source, v.Evidence) {
+		v.Label, v.Strength = claimtrace.Unknown, 0
+		v.Reason = "evidence quote not found in the source; verdict rejected"
+	}
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// citedStats counts the pairs of a report.
+func citedStats(claims []ClaimResult, partialWeight, tau float64) CitedStats {
+	var s CitedStats
+	for _, c := range claims {
+		for _, v := range c.Verdicts {
+			s.Pairs++
+			if v.Strength > tau {
+				s.Sound++
+			}
+			switch v.Label {
+			case claimtrace.Supported:
+				s.Supported++
+			case claimtrace.Partial:
+				s.Partial++
+			case claimtrace.Unsupported:
+				s.Unsupported++
+			case claimtrace.Contradicted:
+				s.Contradicted++
+			default:
+				s.Unknown++
+				continue
+			}
+			s.Judged++
+		}
+	}
+	if s.Judged > 0 {
+		r := (float64(s.Supported) + partialWeight*float64(s.Partial)) / float64(s.Judged)
+		s.MatchRate = &r
+	}
+	return s
+}
