@@ -57,6 +57,7 @@ Start with:
 		a.importCmd(),
 		a.buildCmd(),
 		a.runCmd(),
+		a.runsCmd(),
 	)
 	return root
 }

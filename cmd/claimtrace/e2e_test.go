@@ -262,3 +262,37 @@ func TestAuditAndGateReport(t *testing.T) {
 		t.Errorf("strict gate: exit %d, output %q; want 1 and a reason naming PCov", code, out)
 	}
 }
+
+// TestStoredGraphQueries evaluates the demo into a store, then asks the
+// store which sources are cited most and which claims depend on one.
+func TestStoredGraphQueries(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("CLAIMTRACE_DATA_DIR", dir)
+	if _, errOut, code := cli(t, "demo", "--out", filepath.Join(dir, "demo")); code != 0 {
+		t.Fatalf("demo: %s", errOut)
+	}
+	store := filepath.Join(dir, "demo", "claimtrace.db")
+	out, errOut, code := cli(t, "prov", "cited", "--store", store, "--json")
+	if code != 0 {
+		t.Fatalf("prov cited: %s", errOut)
+	}
+	var uses []struct {
+		Identity string `json:"identity"`
+		Claims   int    `json:"claims"`
+	}
+	if err := json.Unmarshal([]byte(out), &uses); err != nil || len(uses) == 0 {
+		t.Fatalf("prov cited --json: %v\n%s", err, out)
+	}
+	// The RAG paper is cited by two claims of the report.
+	if uses[0].Claims < 2 {
+		t.Errorf("most cited source = %+v", uses[0])
+	}
+	out, errOut, code = cli(t, "prov", "depends", "--store", store, "arxiv:2005.11401")
+	if code != 0 || strings.Count(out, "cites it") != 2 {
+		t.Errorf("prov depends: exit %d, %s%s", code, out, errOut)
+	}
+	out, _, code = cli(t, "runs", "--store", store)
+	if code != 0 || !strings.Contains(out, "graph/done 1") {
+		t.Errorf("runs: %s", out)
+	}
+}

@@ -23,7 +23,7 @@ func (a *app) provCmd() *cobra.Command {
 'claimtrace prov schema') or PROV-JSON.`,
 	}
 	cmd.AddCommand(a.provWhyCmd(), a.provContradictionsCmd(), a.provOrphansCmd(), a.provExportCmd(),
-		a.provValidateCmd(), a.provSchemaCmd())
+		a.provValidateCmd(), a.provSchemaCmd(), a.provCitedCmd(), a.provDependsCmd())
 	return cmd
 }
 

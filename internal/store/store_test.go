@@ -206,3 +206,31 @@ func TestTexts(t *testing.T) {
 		t.Errorf("GetText = %q %q %v %v", title, text, ok, err)
 	}
 }
+
+func TestUnitsOfKindAndRuns(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	for _, run := range []string{"r1", "r2"} {
+		if err := s.EnsureRun(ctx, run, "eval", "{}"); err != nil {
+			t.Fatal(err)
+		}
+		s.PutUnit(ctx, Unit{Run: run, Kind: "graph", Key: "a", Status: StatusDone, Data: []byte(run)})
+		s.PutUnit(ctx, Unit{Run: run, Kind: "graph", Key: "b", Status: StatusFailed})
+		s.PutUnit(ctx, Unit{Run: run, Kind: "source", Key: "x", Status: StatusDone})
+	}
+	all, err := s.UnitsOfKind(ctx, "graph", "")
+	if err != nil || len(all) != 2 || all[0].Run != "r1" || string(all[1].Data) != "r2" {
+		t.Fatalf("UnitsOfKind(all) = %+v, %v", all, err)
+	}
+	one, err := s.UnitsOfKind(ctx, "graph", "r2")
+	if err != nil || len(one) != 1 || one[0].Run != "r2" {
+		t.Fatalf("UnitsOfKind(r2) = %+v, %v", one, err)
+	}
+	runs, err := s.Runs(ctx)
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("Runs = %+v, %v", runs, err)
+	}
+	if runs[0].Units["graph/done"] != 1 || runs[0].Units["graph/failed"] != 1 || runs[0].Units["source/done"] != 1 {
+		t.Errorf("run units = %v", runs[0].Units)
+	}
+}

@@ -113,3 +113,79 @@ func (s *Store) Counts(ctx context.Context, run string) (map[string]map[string]i
 	}
 	return out, rows.Err()
 }
+
+// UnitsOfKind lists the done units of one kind across runs (or in one run
+// when run is not empty), ordered by run and key.
+func (s *Store) UnitsOfKind(ctx context.Context, kind, run string) ([]Unit, error) {
+	q := `SELECT run_id, key, status, data, error, attempts, updated_at FROM units WHERE kind = ? AND status = 'done'`
+	args := []any{kind}
+	if run != "" {
+		q += ` AND run_id = ?`
+		args = append(args, run)
+	}
+	rows, err := s.db.QueryContext(ctx, q+` ORDER BY run_id, key`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list %s units: %w", kind, err)
+	}
+	defer rows.Close()
+	var out []Unit
+	for rows.Next() {
+		u := Unit{Kind: kind}
+		var data sql.NullString
+		var updated string
+		if err := rows.Scan(&u.Run, &u.Key, &u.Status, &data, &u.Err, &u.Attempts, &updated); err != nil {
+			return nil, err
+		}
+		u.Data = []byte(data.String)
+		u.Updated, _ = time.Parse(time.RFC3339Nano, updated)
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+// Run is one stored run.
+type Run struct {
+	ID      string         `json:"id"`
+	Kind    string         `json:"kind"`
+	Params  string         `json:"params"`
+	Created time.Time      `json:"created"`
+	Updated time.Time      `json:"updated"`
+	Units   map[string]int `json:"units"` // "kind/status" → count
+}
+
+// Runs lists the stored runs, newest first.
+func (s *Store) Runs(ctx context.Context) ([]Run, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, kind, params, created_at, updated_at FROM runs ORDER BY updated_at DESC, id`)
+	if err != nil {
+		return nil, fmt.Errorf("list runs: %w", err)
+	}
+	var out []Run
+	for rows.Next() {
+		var r Run
+		var c, u string
+		if err := rows.Scan(&r.ID, &r.Kind, &r.Params, &c, &u); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		r.Created, _ = time.Parse(time.RFC3339Nano, c)
+		r.Updated, _ = time.Parse(time.RFC3339Nano, u)
+		out = append(out, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		counts, err := s.Counts(ctx, out[i].ID)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Units = map[string]int{}
+		for kind, m := range counts {
+			for status, n := range m {
+				out[i].Units[kind+"/"+status] = n
+			}
+		}
+	}
+	return out, nil
+}
