@@ -67,11 +67,11 @@ func TestScoreCitations(t *testing.T) {
 		reasons[u.Key] = u.Reason
 	}
 	wantReasons := map[string]string{
-		"arxiv:2401.00001":                 ReasonSourceSurvey,
+		"arxiv:2401.00001":                  ReasonSourceSurvey,
 		"url:https://made-up.example/paper": ReasonUnresolvable,
 		"url:https://blog.example/rag":      ReasonNotAPaper,
-		"arxiv:2405.00009":                 ReasonPostCutoff,
-		"arxiv:2301.00005":                 ReasonNotInGT,
+		"arxiv:2405.00009":                  ReasonPostCutoff,
+		"arxiv:2301.00005":                  ReasonNotInGT,
 	}
 	if diff := cmp.Diff(wantReasons, reasons); diff != "" {
 		t.Errorf("reasons (-want +got):\n%s", diff)

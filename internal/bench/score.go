@@ -51,11 +51,11 @@ type CitationScore struct {
 	Unresolvable int `json:"unresolvable"` // distinct citations with no identity
 	PostCutoff   int `json:"post_cutoff"`
 	SourceSurvey int `json:"source_survey"`
-	Hits         int `json:"hits"`      // matched works
-	GTHits       int `json:"gt_hits"`   // distinct ground-truth references matched
-	GTSize       int `json:"gt_size"`   // distinct ground-truth references
-	Refs         int `json:"refs"`      // distinct resolved scholarly references (Avg Refs)
-	Dangling     int `json:"dangling"`  // citation markers that point nowhere
+	Hits         int `json:"hits"`     // matched works
+	GTHits       int `json:"gt_hits"`  // distinct ground-truth references matched
+	GTSize       int `json:"gt_size"`  // distinct ground-truth references
+	Refs         int `json:"refs"`     // distinct resolved scholarly references (Avg Refs)
+	Dangling     int `json:"dangling"` // citation markers that point nowhere
 
 	Precision       *float64 `json:"precision"`
 	CompatPrecision *float64 `json:"compat_precision"`

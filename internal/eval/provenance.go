@@ -19,18 +19,18 @@ const unitGraph = "graph"
 // (DESIGN.md's definitions): the ratios and the counts they come from, so
 // reports can be pooled.
 type AAR struct {
-	Tau               float64              `json:"tau"`
-	Claims            int                  `json:"claims"`
-	Complete          int                  `json:"complete"`
-	PCov              *float64             `json:"pcov"`
-	PSnd              *float64             `json:"psnd"`
-	CTran             *float64             `json:"ctran"`
-	AEffProxy         *float64             `json:"aeff_proxy"`
-	AEffWords         *float64             `json:"aeff_words"`
-	CitationPairs     int                  `json:"citation_pairs"`
-	SoundPairs        int                  `json:"sound_pairs"`
-	Conflicts         int                  `json:"conflicts"`
-	SurfacedConflicts int                  `json:"surfaced_conflicts"`
+	Tau               float64               `json:"tau"`
+	Claims            int                   `json:"claims"`
+	Complete          int                   `json:"complete"`
+	PCov              *float64              `json:"pcov"`
+	PSnd              *float64              `json:"psnd"`
+	CTran             *float64              `json:"ctran"`
+	AEffProxy         *float64              `json:"aeff_proxy"`
+	AEffWords         *float64              `json:"aeff_words"`
+	CitationPairs     int                   `json:"citation_pairs"`
+	SoundPairs        int                   `json:"sound_pairs"`
+	Conflicts         int                   `json:"conflicts"`
+	SurfacedConflicts int                   `json:"surfaced_conflicts"`
 	ConflictList      []prov.ConflictStatus `json:"conflict_list,omitempty"`
 	// Graph is the path of the report's graph in the output directory.
 	Graph string `json:"graph"`
