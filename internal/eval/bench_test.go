@@ -13,6 +13,8 @@ import (
 	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/biblio"
 	"github.com/claimtrace/claimtrace/internal/fetch"
+	"github.com/claimtrace/claimtrace/internal/judge"
+	"github.com/claimtrace/claimtrace/internal/prov"
 	"github.com/claimtrace/claimtrace/internal/report"
 	"github.com/claimtrace/claimtrace/internal/sharedtest"
 	"github.com/claimtrace/claimtrace/internal/store"
@@ -21,8 +23,10 @@ import (
 // BenchmarkEvalSnapshot evaluates the 100 real Onyx deep-research reports
 // offline against a generated snapshot holding a page for every URL they
 // cite, with a generated dataset whose ground truth is a third of each
-// report's cited titles. It measures the whole pipeline: parse, resolve
-// (snapshot read, HTML extraction), match, score, store, write.
+// report's cited titles. It measures the whole default pipeline: parse,
+// resolve (snapshot read, HTML extraction), match, score, judge every
+// (claim, source) pair offline, build the provenance graph, look for
+// contradictions, compute AAR metrics, store, write.
 func BenchmarkEvalSnapshot(b *testing.B) {
 	src := sharedtest.Dir(b, "reports/onyx-drb/report_logs")
 	dir := b.TempDir()
@@ -39,6 +43,14 @@ func BenchmarkEvalSnapshot(b *testing.B) {
 		return c
 	}
 	b.ReportMetric(float64(urls), "urls")
+	cal, err := judge.DefaultCalibration()
+	if err != nil {
+		b.Fatal(err)
+	}
+	offline, err := judge.NewOffline(cal)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		st, err := store.Open(context.Background(), filepath.Join(dir, fmt.Sprintf("b%d.db", i)))
@@ -49,6 +61,7 @@ func BenchmarkEvalSnapshot(b *testing.B) {
 			Dataset: ds, ReportsDir: reportsDir, OutDir: filepath.Join(dir, fmt.Sprintf("out%d", i)),
 			Mode: "offline", Snapshot: snapDir, Store: st, Concurrency: 4,
 			Fetcher: fetch.New(fetch.Options{Offline: true, Snapshot: snap, Canon: canon}),
+			Judge:   offline, JudgeName: "offline", CheckWorthy: judge.CheckWorthy, Detector: prov.Offline{},
 		})
 		if err != nil {
 			b.Fatal(err)
