@@ -85,7 +85,7 @@ func (a *app) builder(f *buildFlags) (*build.Builder, error) {
 	}
 	return &build.Builder{
 		Dir:         f.dir,
-		Downloader:  build.NewHTTPDownloader(cfg.Fetch.UserAgent, timeout, f.interval, f.maxBytes),
+		Downloader:  a.eprintDownloader(f.arxivBase, timeout, f.interval, f.maxBytes),
 		ArXivBase:   f.arxivBase,
 		Limits:      f.limits,
 		Concurrency: cfg.Concurrency,

@@ -93,9 +93,10 @@ func (a *app) llmCheck(ctx context.Context, spec string, web bool) error {
 	if err != nil {
 		return err
 	}
-	req := llm.Request{Stage: "check", Messages: []llm.Message{llm.UserMessage(text)}, MaxTokens: 64, WebSearch: web}
+	// Room for a reasoning model's thinking; the answer is one word.
+	req := llm.Request{Stage: "check", Messages: []llm.Message{llm.UserMessage(text)}, MaxTokens: 512, WebSearch: web}
 	if web {
-		req.MaxTokens = 1024
+		req.MaxTokens = 2048
 	}
 	resp, err := c.Generate(ctx, req)
 	if err != nil {

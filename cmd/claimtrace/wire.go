@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +15,9 @@ import (
 	"github.com/spf13/pflag"
 	_ "modernc.org/sqlite" // the store's database/sql driver
 
+	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/build"
 	"github.com/claimtrace/claimtrace/internal/fetch"
 	"github.com/claimtrace/claimtrace/internal/scholar"
 	"github.com/claimtrace/claimtrace/internal/store"
@@ -145,4 +150,42 @@ func splitList(vals []string) []string {
 		}
 	}
 	return out
+}
+
+// eprintDownloader fetches arXiv e-prints through the fetcher: politeness
+// interval, retries with backoff, a size cap; no page cache (the build
+// stages keep their own outputs). The e-print base is an endpoint the user
+// configured, so its host may be a local mirror.
+func (a *app) eprintDownloader(base string, timeout, interval time.Duration, maxBytes int64) build.Downloader {
+	rps := -1.0
+	if interval > 0 {
+		rps = 1 / interval.Seconds()
+	}
+	allow := append([]string(nil), a.cfg.Fetch.AllowHosts...)
+	if u, err := url.Parse(base); err == nil && u.Hostname() != "" {
+		allow = append(allow, u.Hostname())
+	}
+	return fetchDownloader{fetch.New(fetch.Options{
+		UserAgent: a.cfg.Fetch.UserAgent, Timeout: timeout, MaxBytes: maxBytes, PerHostRPS: rps, AllowHosts: allow,
+	})}
+}
+
+// fetchDownloader adapts the fetcher to build.Downloader.
+type fetchDownloader struct{ c *fetch.Client }
+
+func (d fetchDownloader) Download(ctx context.Context, url string, w io.Writer) (string, error) {
+	p, err := d.c.Fetch(ctx, url)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case p.Status < 200 || p.Status >= 300:
+		return "", fmt.Errorf("download %s: HTTP %d: %w", url, p.Status, claimtrace.ErrUnreachable)
+	case p.Truncated:
+		return "", fmt.Errorf("download %s: larger than the --max-download-bytes cap: %w", url, claimtrace.ErrTooLarge)
+	}
+	if _, err := w.Write(p.Body); err != nil {
+		return "", fmt.Errorf("download %s: %w", url, err)
+	}
+	return p.ContentType, nil
 }

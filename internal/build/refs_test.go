@@ -283,3 +283,15 @@ func TestAppendTaskFromSnapshot(t *testing.T) {
 		t.Error("AppendTask of a non-object should fail")
 	}
 }
+
+// BenchmarkExtractRefs extracts the ground truth of the real VLA survey
+// (15 .tex files, 203 references).
+func BenchmarkExtractRefs(b *testing.B) {
+	dir := filepath.Join(sharedtest.Dir(b, "latex"), "vla-attack-survey")
+	for b.Loop() {
+		res, err := build.ExtractRefs(context.Background(), dir, build.RefsOptions{})
+		if err != nil || len(res.Refs) != 203 {
+			b.Fatalf("%v, %d refs", err, len(res.Refs))
+		}
+	}
+}

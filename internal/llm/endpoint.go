@@ -164,3 +164,12 @@ func NewModel(ctx context.Context, ep Endpoint) (Model, error) {
 	}
 	return nil, fmt.Errorf("endpoint %s: unknown provider %q: %w", ep.Name, ep.Provider, claimtrace.ErrInvalid)
 }
+
+// GoString keeps %#v from printing the key.
+func (e Endpoint) GoString() string {
+	key := "unset"
+	if e.APIKey != "" {
+		key = "set"
+	}
+	return fmt.Sprintf("llm.Endpoint{Name:%q, Provider:%q, Model:%q, BaseURL:%q, APIKey:%s, KeyEnv:%q, API:%q}", e.Name, e.Provider, e.Model, e.BaseURL, key, e.KeyEnv, e.API)
+}

@@ -65,6 +65,8 @@ type Error struct {
 	err error
 }
 
+// Error describes the failure: provider:model, kind, HTTP status and code,
+// the provider's message (keys scrubbed) and the attempts made.
 func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s:%s: %v", e.Provider, e.Model, e.Kind)

@@ -99,7 +99,7 @@ func (m *openAIModel) generateChat(ctx context.Context, req Request) (Response, 
 		// routers honour this on chat completions; APIAuto uses Responses.
 		params.WebSearchOptions = openai.ChatCompletionNewParamsWebSearchOptions{}
 	}
-	if req.Temperature != nil {
+	if req.Temperature != nil && !fixedTemperature(m.ep.Model) {
 		params.Temperature = param.NewOpt(*req.Temperature)
 	}
 	if req.MaxTokens > 0 {
@@ -198,7 +198,7 @@ func (m *openAIModel) generateResponses(ctx context.Context, req Request) (Respo
 		}
 		params.Text.Format.OfJSONSchema = js
 	}
-	if req.Temperature != nil {
+	if req.Temperature != nil && !fixedTemperature(m.ep.Model) {
 		params.Temperature = param.NewOpt(*req.Temperature)
 	}
 	if req.MaxTokens > 0 {
@@ -275,6 +275,19 @@ func (m *openAIModel) generateResponses(ctx context.Context, req Request) (Respo
 		}
 	}
 	return out, nil
+}
+
+// fixedTemperature reports OpenAI reasoning models, which reject any
+// temperature but the default: the configured one is not sent to them (it
+// still counts in the cache key).
+func fixedTemperature(model string) bool {
+	m := strings.ToLower(model)
+	for _, p := range []string{"o1", "o3", "o4"} {
+		if m == p || strings.HasPrefix(m, p+"-") {
+			return true
+		}
+	}
+	return strings.HasPrefix(m, "gpt-5") && !strings.Contains(m, "chat")
 }
 
 func openAIFinish(s string) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -412,6 +413,49 @@ func TestNewModelNeedsKey(t *testing.T) {
 			t.Errorf("NewModel(%s at %q) = %v, want no error", tt.ep, tt.ep.BaseURL, err)
 		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.Is(err, llm.ErrAuth)):
 			t.Errorf("NewModel(%s) = %v, want ErrAuth saying %q", tt.ep, err, tt.wantErr)
+		}
+	}
+}
+
+func TestGenerateTruncated(t *testing.T) {
+	for _, f := range flavours {
+		t.Run(f.name, func(t *testing.T) {
+			srv := llmtest.NewServer(t)
+			srv.Enqueue(llmtest.Reply{Text: `{"reason": "the source`, Finish: "length"})
+			m := newModel(t, srv, f, "m")
+			got, err := m.Generate(t.Context(), llm.Request{Messages: []llm.Message{llm.UserMessage("q")}, MaxTokens: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !got.Truncated() || got.Text != `{"reason": "the source` {
+				t.Errorf("finish %q, text %q; want a truncated answer", got.FinishReason, got.Text)
+			}
+		})
+	}
+}
+
+func TestEndpointNeverPrintsKey(t *testing.T) {
+	ep := llm.Endpoint{Name: "judge", Provider: llm.OpenAI, Model: "gpt-4o", APIKey: testKey}
+	for _, s := range []string{fmt.Sprint(ep), fmt.Sprintf("%v %+v %#v %s", ep, ep, ep, ep)} {
+		if strings.Contains(s, testKey) {
+			t.Errorf("endpoint printed its key: %s", s)
+		}
+	}
+}
+
+func TestReasoningModelsGetNoTemperature(t *testing.T) {
+	temp := 0.0
+	for _, tt := range []struct {
+		model string
+		sent  bool
+	}{{"gpt-4o", true}, {"gpt-5-chat-latest", true}, {"o3", false}, {"o4-mini-2025-04-16", false}, {"gpt-5-mini", false}} {
+		srv := llmtest.NewServer(t)
+		m := newModel(t, srv, openAIChat, tt.model)
+		if _, err := m.Generate(t.Context(), llm.Request{Messages: []llm.Message{llm.UserMessage("q")}, Temperature: &temp}); err != nil {
+			t.Fatal(err)
+		}
+		if _, sent := body(t, srv.Calls()[0])["temperature"]; sent != tt.sent {
+			t.Errorf("%s: temperature sent = %v, want %v", tt.model, sent, tt.sent)
 		}
 	}
 }

@@ -55,7 +55,8 @@ func (s *Store) Record(ctx context.Context, c claimtrace.LLMCall) error {
 	return nil
 }
 
-// LLMTotals sums the accounting of a run.
+// LLMTotals sums the accounting of a run. Calls counts requests sent to a
+// provider (failed ones included); cache hits are counted apart.
 type LLMTotals struct {
 	Calls, CacheHits, Failed                              int64
 	InputTokens, OutputTokens, CachedTokens, ReasonTokens int64
@@ -65,7 +66,7 @@ type LLMTotals struct {
 // LLMTotals returns the totals of the calls recorded for run.
 func (s *Store) LLMTotals(ctx context.Context, run string) (LLMTotals, error) {
 	var t LLMTotals
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*),
+	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(CASE WHEN cache_hit THEN 0 ELSE 1 END), 0),
 		COALESCE(SUM(CASE WHEN cache_hit THEN 1 ELSE 0 END), 0),
 		COALESCE(SUM(CASE WHEN error <> '' THEN 1 ELSE 0 END), 0),
 		COALESCE(SUM(input_tokens), 0), COALESCE(SUM(output_tokens), 0),

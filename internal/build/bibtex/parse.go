@@ -27,20 +27,20 @@ type parser struct {
 // (after optional blanks).
 func lineStarts(src []byte) []int {
 	var out []int
-	lineStart := true
-	for i, c := range src {
-		switch {
-		case c == '\n' || c == '\r':
-			lineStart = true
-		case c == ' ' || c == '\t':
-		case c == '@' && lineStart:
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(src[i:], '@')
+		if j < 0 {
+			return out
+		}
+		i += j
+		k := i - 1
+		for k >= 0 && (src[k] == ' ' || src[k] == '\t') {
+			k--
+		}
+		if k < 0 || src[k] == '\n' || src[k] == '\r' {
 			out = append(out, i)
-			lineStart = false
-		default:
-			lineStart = false
 		}
 	}
-	return out
 }
 
 // limit returns the end of the region a construct opened at pos may span:
