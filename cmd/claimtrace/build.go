@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,12 +18,14 @@ import (
 	"github.com/claimtrace/claimtrace/internal/build"
 	"github.com/claimtrace/claimtrace/internal/build/arxivsnap"
 	"github.com/claimtrace/claimtrace/internal/build/tarx"
+	"github.com/claimtrace/claimtrace/internal/llm"
 )
 
 // buildFlags are shared by the build subcommands.
 type buildFlags struct {
 	dir string
-	llm bool
+	llm   bool
+	model string
 
 	// select
 	spec          arxivsnap.FilterSpec
@@ -71,26 +74,48 @@ func (f *buildFlags) addSample(fs *pflag.FlagSet) {
 
 func (f *buildFlags) addLLM(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.llm, "llm", false, "use a language model instead of the offline rules and templates")
+	fs.StringVar(&f.model, "model", "", "model for --llm: provider:model or a configured name (default: llm.model in the config)")
 }
 
 // builder wires a build.Builder from flags and configuration.
-func (a *app) builder(f *buildFlags) (*build.Builder, error) {
-	if f.llm {
-		return nil, errors.New("the LLM-backed build stages are not wired into the command line yet; the offline rules and templates are the default")
-	}
+func (a *app) builder(ctx context.Context, f *buildFlags) (*build.Builder, error) {
 	cfg := a.cfg
 	timeout := time.Duration(cfg.Fetch.TimeoutSecs) * time.Second
 	if timeout < 2*time.Minute {
 		timeout = 2 * time.Minute // e-prints are large
 	}
-	return &build.Builder{
+	b := &build.Builder{
 		Dir:         f.dir,
 		Downloader:  a.eprintDownloader(f.arxivBase, timeout, f.interval, f.maxBytes),
 		ArXivBase:   f.arxivBase,
 		Limits:      f.limits,
 		Concurrency: cfg.Concurrency,
 		MinRefs:     f.minRefs,
-	}, nil
+	}
+	if f.llm {
+		st, err := a.openStore(ctx, "")
+		if err != nil {
+			return nil, err
+		}
+		c, err := a.openLLM(ctx, f.model, llmRun{Run: "build", Cache: st.LLMCache(), Ledger: st, Budget: a.llmBudget()})
+		if err != nil {
+			return nil, err
+		}
+		comp := llmCompleter{c}
+		b.Classifier = &build.LLMClassifier{Completer: comp}
+		b.Prompter = &build.LLMPrompter{Completer: comp}
+		b.DomainClassifier = &build.LLMDomains{Completer: comp}
+	}
+	return b, nil
+}
+
+// llmCompleter adapts an LLM client to the build stages' Completer: a JSON
+// answer decoded strictly, malformed answers re-asked, then an error.
+type llmCompleter struct{ c *llm.Client }
+
+func (l llmCompleter) CompleteJSON(ctx context.Context, stage, prompt string, out any) error {
+	_, err := l.c.GenerateJSON(ctx, llm.Request{Stage: stage, Messages: []llm.Message{llm.UserMessage(prompt)}}, out)
+	return err
 }
 
 // printReport prints one line per stage: what it counted and where it wrote.
@@ -168,7 +193,7 @@ DIR/build/select.jsonl and its manifest instead.`,
 				if snapshot == "-" {
 					return errors.New("select: the pipeline stage needs a snapshot file, not stdin")
 				}
-				b, err := a.builder(f)
+				b, err := a.builder(cmd.Context(), f)
 				if err != nil {
 					return err
 				}
@@ -271,7 +296,7 @@ func (a *app) stageCmd(f *buildFlags, use, short, long string, run func(cmd *cob
 		Long:  long,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			b, err := a.builder(f)
+			b, err := a.builder(cmd.Context(), f)
 			if err != nil {
 				return err
 			}
@@ -325,7 +350,7 @@ Without --src, run the pipeline stage over DIR/build/sources.`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if src == "" {
-				b, err := a.builder(f)
+				b, err := a.builder(cmd.Context(), f)
 				if err != nil {
 					return err
 				}
@@ -404,7 +429,7 @@ func (a *app) buildAllCmd(f *buildFlags) *cobra.Command {
 		Short: "Run every stage in order; rerun to continue where it stopped",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			b, err := a.builder(f)
+			b, err := a.builder(cmd.Context(), f)
 			if err != nil {
 				return err
 			}
