@@ -199,7 +199,10 @@ type Vote struct {
 	Checker string    `json:"checker"`
 	Label   FactLabel `json:"label,omitempty"`
 	Reason  string    `json:"reason,omitempty"`
-	Err     string    `json:"error,omitempty"`
+	// URLs are the web sources the checker cited for its answer (web search
+	// citations, or the search results it named), so a reader can follow them.
+	URLs []string `json:"urls,omitempty"`
+	Err  string   `json:"error,omitempty"`
 }
 
 // Fact is the ensemble decision on a non-cited claim.

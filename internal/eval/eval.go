@@ -86,7 +86,15 @@ type Options struct {
 	PartialWeight float64
 	Tau           float64
 	// CheckWorthy filters non-cited claims worth fact-checking; nil skips.
-	CheckWorthy CheckWorthy
+	// ClassifyCheckWorthy, when set, replaces it with a batched classifier
+	// (an LLM) over all the non-cited claims of a report.
+	CheckWorthy         CheckWorthy
+	ClassifyCheckWorthy func(ctx context.Context, claims []string) ([]bool, []string, error)
+	// FactCheck decides whether a check-worthy non-cited claim is true (an
+	// ensemble of web-connected fact-checkers); nil leaves them undecided.
+	// FactCheckName identifies it in the run identity.
+	FactCheck     func(ctx context.Context, in FactInput) (claimtrace.Fact, error)
+	FactCheckName string
 	// Detector finds contradictions between the sources a report read;
 	// nil skips (CTran is then null).
 	Detector prov.Detector
@@ -184,7 +192,7 @@ func (e *Evaluator) runID(audited string) string {
 	h := sha256.New()
 	for _, s := range []string{Version, abs(audited), dataset, abs(e.opts.ReportsDir), e.opts.Mode, abs(e.opts.Snapshot),
 		fmt.Sprint(e.opts.Scholar != nil), e.opts.JudgeName, fmt.Sprint(e.opts.PartialWeight, e.opts.Tau),
-		fmt.Sprint(e.opts.CheckWorthy != nil, e.opts.Detector != nil)} {
+		fmt.Sprint(e.opts.CheckWorthy != nil, e.opts.ClassifyCheckWorthy != nil, e.opts.Detector != nil), e.opts.FactCheckName} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}

@@ -247,7 +247,12 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 		cs := citedStats(res.Claims, e.opts.PartialWeight, e.opts.Tau)
 		res.Cited = &cs
 	}
-	res.NonCited = e.nonCited(res.Claims)
+	cutoff, _ := bench.Cutoff(task)
+	nc, err := e.nonCited(ctx, f.Task, text, cutoff, res.Claims)
+	if err != nil {
+		return nil, err
+	}
+	res.NonCited = nc
 	if err := e.provenance(ctx, res, doc, adjusted, resolved); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -153,6 +154,8 @@ func (e *Evaluator) judgeSource(ctx context.Context, task, key string, src sourc
 		switch {
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
+		case err != nil && isFatal(err):
+			return nil, err
 		case err != nil:
 			vs, status, errMsg = unknown("judge failed: "+err.Error()), store.StatusFailed, err.Error()
 		case len(got) != len(claims):
@@ -240,3 +243,7 @@ func citedStats(claims []ClaimResult, partialWeight, tau float64) CitedStats {
 	}
 	return s
 }
+
+// isFatal reports errors that must stop the run rather than fail one unit:
+// an exhausted budget (stop cleanly, keep what is done).
+func isFatal(err error) bool { return errors.Is(err, claimtrace.ErrBudget) }

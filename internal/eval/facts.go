@@ -1,0 +1,199 @@
+package eval
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/store"
+)
+
+const (
+	unitWorthy = "check_worthy"
+	unitFact   = "fact"
+)
+
+// FactInput is what a fact-checker is given: the claim, the paragraph it
+// stands in (so pronouns and scope resolve) and the task's cutoff, when
+// known, so the claim is judged as of the time it was written for.
+type FactInput struct {
+	Claim   string
+	Context string
+	Cutoff  time.Time
+}
+
+// worthy is a stored check-worthiness decision.
+type worthy struct {
+	Claims  []string `json:"claims"`
+	Worthy  []bool   `json:"worthy"`
+	Reasons []string `json:"reasons"`
+}
+
+// nonCited decides which non-cited claims are check-worthy and fact-checks
+// them. Without fact-checkers every check-worthy claim is undecided: counted
+// and shown, never guessed. A fact-check that fails is recorded as failed
+// and its claim undecided; --retry-failed tries it again.
+func (e *Evaluator) nonCited(ctx context.Context, task, text string, cutoff time.Time, claims []ClaimResult) (*NonCitedStats, error) {
+	s := &NonCitedStats{}
+	var idx []int
+	for i, c := range claims {
+		if !c.Cited {
+			idx = append(idx, i)
+		}
+	}
+	s.Claims = len(idx)
+	if len(idx) == 0 || (e.opts.CheckWorthy == nil && e.opts.ClassifyCheckWorthy == nil) {
+		return s, nil
+	}
+	texts := make([]string, len(idx))
+	for i, ci := range idx {
+		texts[i] = claims[ci].Text
+	}
+	ok, why, err := e.checkWorthy(ctx, task, texts)
+	if err != nil {
+		return nil, err
+	}
+	var check []int
+	for i, ci := range idx {
+		w := ok[i]
+		claims[ci].CheckWorthy, claims[ci].Why = &w, why[i]
+		if w {
+			s.CheckWorthy++
+			check = append(check, ci)
+		}
+	}
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	for _, ci := range check {
+		g.Go(func() error {
+			f, err := e.fact(gctx, task, claims[ci], paragraph(text, claims[ci].Start, claims[ci].End), cutoff)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			claims[ci].Fact = f
+			mu.Unlock()
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	for _, ci := range check {
+		switch claims[ci].Fact.Label {
+		case claimtrace.FactTrue:
+			s.True++
+		case claimtrace.FactFalse:
+			s.False++
+		default:
+			s.Undecided++
+		}
+	}
+	if d := s.True + s.False; d > 0 {
+		a := float64(s.True) / float64(d)
+		s.Accuracy = &a
+	}
+	return s, nil
+}
+
+// checkWorthy runs the batched classifier (stored as one unit a report) or
+// the offline filter.
+func (e *Evaluator) checkWorthy(ctx context.Context, task string, texts []string) ([]bool, []string, error) {
+	if e.opts.ClassifyCheckWorthy == nil {
+		ok := make([]bool, len(texts))
+		why := make([]string, len(texts))
+		for i, t := range texts {
+			ok[i], why[i] = e.opts.CheckWorthy(t)
+		}
+		return ok, why, nil
+	}
+	if u, found, err := e.opts.Store.GetUnit(ctx, e.run, unitWorthy, task); err != nil {
+		return nil, nil, err
+	} else if found && u.Status == store.StatusDone {
+		var w worthy
+		if json.Unmarshal(u.Data, &w) == nil && equalStrings(w.Claims, texts) && len(w.Worthy) == len(texts) && len(w.Reasons) == len(texts) {
+			return w.Worthy, w.Reasons, nil
+		}
+	}
+	ok, why, err := e.opts.ClassifyCheckWorthy(ctx, texts)
+	if err == nil && (len(ok) != len(texts) || len(why) != len(texts)) {
+		err = fmt.Errorf("check-worthiness classifier returned %d answers for %d claims", len(ok), len(texts))
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("check-worthiness of %s: %w", task, err)
+	}
+	data, _ := json.Marshal(worthy{Claims: texts, Worthy: ok, Reasons: why})
+	if err := e.opts.Store.PutUnit(context.WithoutCancel(ctx), store.Unit{Run: e.run, Kind: unitWorthy, Key: task, Status: store.StatusDone, Data: data}); err != nil {
+		return nil, nil, err
+	}
+	return ok, why, nil
+}
+
+// fact returns the stored fact-check of a claim, or runs it.
+func (e *Evaluator) fact(ctx context.Context, task string, c ClaimResult, context_ string, cutoff time.Time) (*claimtrace.Fact, error) {
+	undecided := &claimtrace.Fact{Label: claimtrace.FactUndecided, Votes: []claimtrace.Vote{}}
+	if e.opts.FactCheck == nil {
+		return undecided, nil
+	}
+	sum := sha256.Sum256([]byte(c.Text))
+	key := task + "|" + c.ID + "|" + hex.EncodeToString(sum[:8])
+	if u, found, err := e.opts.Store.GetUnit(ctx, e.run, unitFact, key); err != nil {
+		return nil, err
+	} else if found && (u.Status == store.StatusDone || !e.opts.RetryFailed) {
+		var f claimtrace.Fact
+		if json.Unmarshal(u.Data, &f) == nil {
+			return &f, nil
+		}
+	}
+	e.judges <- struct{}{}
+	f, err := e.opts.FactCheck(ctx, FactInput{Claim: c.Text, Context: context_, Cutoff: cutoff})
+	<-e.judges
+	status, msg := store.StatusDone, ""
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil && isFatal(err):
+		return nil, err
+	case err != nil:
+		f = claimtrace.Fact{Label: claimtrace.FactUndecided, Votes: []claimtrace.Vote{{Err: err.Error()}}}
+		status, msg = store.StatusFailed, err.Error()
+	}
+	if f.Votes == nil {
+		f.Votes = []claimtrace.Vote{}
+	}
+	data, _ := json.Marshal(f)
+	if err := e.opts.Store.PutUnit(context.WithoutCancel(ctx), store.Unit{Run: e.run, Kind: unitFact, Key: key, Status: status, Data: data, Err: msg}); err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// paragraph returns the paragraph of text around [start, end).
+func paragraph(text string, start, end int) string {
+	if start < 0 || end > len(text) || start > end {
+		return ""
+	}
+	from := strings.LastIndex(text[:start], "\n\n")
+	if from < 0 {
+		from = 0
+	}
+	to := strings.Index(text[end:], "\n\n")
+	if to < 0 {
+		to = len(text)
+	} else {
+		to += end
+	}
+	p := strings.TrimSpace(text[from:to])
+	if len(p) > 4000 {
+		p = p[:4000]
+	}
+	return p
+}
