@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -41,7 +42,7 @@ type worthy struct {
 // them. Without fact-checkers every check-worthy claim is undecided: counted
 // and shown, never guessed. A fact-check that fails is recorded as failed
 // and its claim undecided; --retry-failed tries it again.
-func (e *Evaluator) nonCited(ctx context.Context, task, text string, cutoff time.Time, claims []ClaimResult) (*NonCitedStats, error) {
+func (e *Evaluator) nonCited(ctx context.Context, task, text string, cutoff time.Time, claims []ClaimResult, failed *[]string) (*NonCitedStats, error) {
 	s := &NonCitedStats{}
 	var idx []int
 	for i, c := range claims {
@@ -74,12 +75,15 @@ func (e *Evaluator) nonCited(ctx context.Context, task, text string, cutoff time
 	g, gctx := errgroup.WithContext(ctx)
 	for _, ci := range check {
 		g.Go(func() error {
-			f, err := e.fact(gctx, task, claims[ci], paragraph(text, claims[ci].Start, claims[ci].End), cutoff)
+			f, ok, err := e.fact(gctx, task, claims[ci], paragraph(text, claims[ci].Start, claims[ci].End), cutoff)
 			if err != nil {
 				return err
 			}
 			mu.Lock()
 			claims[ci].Fact = f
+			if !ok {
+				*failed = append(*failed, unitFact+":"+claims[ci].ID)
+			}
 			mu.Unlock()
 			return nil
 		})
@@ -87,6 +91,7 @@ func (e *Evaluator) nonCited(ctx context.Context, task, text string, cutoff time
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
+	sort.Strings(*failed)
 	for _, ci := range check {
 		switch claims[ci].Fact.Label {
 		case claimtrace.FactTrue:
@@ -137,20 +142,21 @@ func (e *Evaluator) checkWorthy(ctx context.Context, task string, texts []string
 	return ok, why, nil
 }
 
-// fact returns the stored fact-check of a claim, or runs it.
-func (e *Evaluator) fact(ctx context.Context, task string, c ClaimResult, context_ string, cutoff time.Time) (*claimtrace.Fact, error) {
+// fact returns the stored fact-check of a claim, or runs it, and whether it
+// succeeded.
+func (e *Evaluator) fact(ctx context.Context, task string, c ClaimResult, context_ string, cutoff time.Time) (*claimtrace.Fact, bool, error) {
 	undecided := &claimtrace.Fact{Label: claimtrace.FactUndecided, Votes: []claimtrace.Vote{}}
 	if e.opts.FactCheck == nil {
-		return undecided, nil
+		return undecided, true, nil
 	}
 	sum := sha256.Sum256([]byte(c.Text))
 	key := task + "|" + c.ID + "|" + hex.EncodeToString(sum[:8])
 	if u, found, err := e.opts.Store.GetUnit(ctx, e.run, unitFact, key); err != nil {
-		return nil, err
+		return nil, false, err
 	} else if found && (u.Status == store.StatusDone || !e.opts.RetryFailed) {
 		var f claimtrace.Fact
 		if json.Unmarshal(u.Data, &f) == nil {
-			return &f, nil
+			return &f, u.Status == store.StatusDone, nil
 		}
 	}
 	e.judges <- struct{}{}
@@ -159,9 +165,9 @@ func (e *Evaluator) fact(ctx context.Context, task string, c ClaimResult, contex
 	status, msg := store.StatusDone, ""
 	switch {
 	case ctx.Err() != nil:
-		return nil, ctx.Err()
+		return nil, false, ctx.Err()
 	case err != nil && isFatal(err):
-		return nil, err
+		return nil, false, err
 	case err != nil:
 		f = claimtrace.Fact{Label: claimtrace.FactUndecided, Votes: []claimtrace.Vote{{Err: err.Error()}}}
 		status, msg = store.StatusFailed, err.Error()
@@ -171,9 +177,9 @@ func (e *Evaluator) fact(ctx context.Context, task string, c ClaimResult, contex
 	}
 	data, _ := json.Marshal(f)
 	if err := e.opts.Store.PutUnit(context.WithoutCancel(ctx), store.Unit{Run: e.run, Kind: unitFact, Key: key, Status: status, Data: data, Err: msg}); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return &f, nil
+	return &f, status == store.StatusDone, nil
 }
 
 // paragraph returns the paragraph of text around [start, end).

@@ -41,7 +41,10 @@ type Result struct {
 	// FailedSources lists sources whose resolution failed transiently;
 	// --retry-failed recomputes the report.
 	FailedSources []string `json:"failed_sources,omitempty"`
-	Stats         Stats    `json:"stats"`
+	// FailedUnits lists other units (verdicts, fact-checks) that failed;
+	// --retry-failed recomputes them too.
+	FailedUnits []string `json:"failed_units,omitempty"`
+	Stats       Stats    `json:"stats"`
 }
 
 // ClaimResult is one claim of the report with its citations (as URLs or
@@ -108,7 +111,7 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 	}
 	if prev, ok, err := e.stored(ctx, f.Task); err != nil {
 		return nil, err
-	} else if ok && prev.SHA256 == res.SHA256 && !(e.opts.RetryFailed && (prev.Result.Status == store.StatusFailed || len(prev.Result.FailedSources) > 0)) {
+	} else if ok && prev.SHA256 == res.SHA256 && !(e.opts.RetryFailed && (prev.Result.Status == store.StatusFailed || len(prev.Result.FailedSources) > 0 || len(prev.Result.FailedUnits) > 0)) {
 		return prev.Result, e.writeReport(prev.Result)
 	}
 	if loadErr != nil {
@@ -241,14 +244,14 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 		res.Claims = append(res.Claims, cr)
 	}
 	if e.opts.Judge != nil {
-		if err := e.verify(ctx, f.Task, res.Claims, keysOf, resolved, labels); err != nil {
+		if err := e.verify(ctx, f.Task, res.Claims, keysOf, resolved, labels, &res.FailedUnits); err != nil {
 			return nil, err
 		}
 		cs := citedStats(res.Claims, e.opts.PartialWeight, e.opts.Tau)
 		res.Cited = &cs
 	}
 	cutoff, _ := bench.Cutoff(task)
-	nc, err := e.nonCited(ctx, f.Task, text, cutoff, res.Claims)
+	nc, err := e.nonCited(ctx, f.Task, text, cutoff, res.Claims, &res.FailedUnits)
 	if err != nil {
 		return nil, err
 	}

@@ -62,7 +62,7 @@ type storedVerdicts struct {
 // verify judges every (claim, source) pair of a report. Pairs whose source
 // has no readable text are unknown, never unsupported. Each source's batch
 // is stored as a unit as soon as it is judged.
-func (e *Evaluator) verify(ctx context.Context, task string, claims []ClaimResult, keysOf [][]string, resolved map[string]sourceResult, labels map[string]string) error {
+func (e *Evaluator) verify(ctx context.Context, task string, claims []ClaimResult, keysOf [][]string, resolved map[string]sourceResult, labels map[string]string, failed *[]string) error {
 	bySource := map[string][]int{}
 	for ci, keys := range keysOf {
 		for _, k := range keys {
@@ -84,12 +84,15 @@ func (e *Evaluator) verify(ctx context.Context, task string, claims []ClaimResul
 			texts[i] = claims[ci].Text
 		}
 		g.Go(func() error {
-			vs, err := e.judgeSource(gctx, task, k, resolved[k], texts)
+			vs, ok, err := e.judgeSource(gctx, task, k, resolved[k], texts)
 			if err != nil {
 				return err
 			}
 			mu.Lock()
 			verdicts[k] = vs
+			if !ok {
+				*failed = append(*failed, unitVerdicts+":"+k)
+			}
 			mu.Unlock()
 			return nil
 		})
@@ -97,6 +100,7 @@ func (e *Evaluator) verify(ctx context.Context, task string, claims []ClaimResul
 	if err := g.Wait(); err != nil {
 		return err
 	}
+	sort.Strings(*failed)
 	for _, k := range keys {
 		for i, ci := range bySource[k] {
 			v := verdicts[k][i]
@@ -108,15 +112,15 @@ func (e *Evaluator) verify(ctx context.Context, task string, claims []ClaimResul
 }
 
 // judgeSource returns the verdicts of the claims citing one source, from
-// the store or by judging.
-func (e *Evaluator) judgeSource(ctx context.Context, task, key string, src sourceResult, claims []string) ([]claimtrace.Verdict, error) {
+// the store or by judging, and whether judging succeeded.
+func (e *Evaluator) judgeSource(ctx context.Context, task, key string, src sourceResult, claims []string) ([]claimtrace.Verdict, bool, error) {
 	unitKey := task + "|" + key
 	if u, ok, err := e.opts.Store.GetUnit(ctx, e.run, unitVerdicts, unitKey); err != nil {
-		return nil, err
+		return nil, false, err
 	} else if ok && (u.Status == store.StatusDone || !e.opts.RetryFailed) {
 		var sv storedVerdicts
 		if json.Unmarshal(u.Data, &sv) == nil && equalStrings(sv.Claims, claims) {
-			return sv.Verdicts, nil
+			return sv.Verdicts, u.Status == store.StatusDone, nil
 		}
 	}
 	unknown := func(reason string) []claimtrace.Verdict {
@@ -132,7 +136,7 @@ func (e *Evaluator) judgeSource(ctx context.Context, task, key string, src sourc
 	if src.Fetched && src.TextSHA != "" {
 		_, t, ok, err := e.opts.Store.GetText(ctx, src.TextSHA)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if ok {
 			text = t
@@ -153,9 +157,9 @@ func (e *Evaluator) judgeSource(ctx context.Context, task, key string, src sourc
 		<-e.judges
 		switch {
 		case ctx.Err() != nil:
-			return nil, ctx.Err()
+			return nil, false, ctx.Err()
 		case err != nil && isFatal(err):
-			return nil, err
+			return nil, false, err
 		case err != nil:
 			vs, status, errMsg = unknown("judge failed: "+err.Error()), store.StatusFailed, err.Error()
 		case len(got) != len(claims):
@@ -173,9 +177,9 @@ func (e *Evaluator) judgeSource(ctx context.Context, task, key string, src sourc
 	}
 	data, _ := json.Marshal(storedVerdicts{Claims: claims, Verdicts: vs})
 	if err := e.opts.Store.PutUnit(context.WithoutCancel(ctx), store.Unit{Run: e.run, Kind: unitVerdicts, Key: unitKey, Status: status, Data: data, Err: errMsg}); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return vs, nil
+	return vs, status == store.StatusDone, nil
 }
 
 // checkEvidence enforces that a verdict's evidence is a verbatim passage of
