@@ -23,7 +23,7 @@ import (
 
 // buildFlags are shared by the build subcommands.
 type buildFlags struct {
-	dir string
+	dir   string
 	llm   bool
 	model string
 

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -128,3 +129,11 @@ func renderNumbered(tag string, items []string) string {
 
 // oneLine folds white space runs into single spaces.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+var spaceBeforePunctRE = regexp.MustCompile(` +([.,;:!?])`)
+
+// claimText is a claim as a model is shown it: citation markers and URLs
+// removed (cleanClaim), on one line, no space left before punctuation.
+func claimText(s string) string {
+	return spaceBeforePunctRE.ReplaceAllString(oneLine(cleanClaim(s)), "$1")
+}

@@ -21,6 +21,32 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // Every embedded prompt must have an entry.
 var samples = map[string]map[string]string{
 	"llm/check": {},
+	"judge/cited_batch": {
+		"Source": "Excerpts of the source, in order (the text between them is left out):\n<excerpt n=\"1\">\nDense Passage Retrieval for Open-Domain Question Answering\n</excerpt>\n<excerpt n=\"2\">\nOur dense retriever outperforms a strong Lucene-BM25 system largely by 9%-19% absolute in terms of top-20 passage retrieval accuracy.\n</excerpt>",
+		"Claims": "<statement n=\"1\">Dense passage retrieval outperforms BM25 on open-domain QA.</statement>\n<statement n=\"2\">DPR was trained on 21 million Wikipedia passages.</statement>",
+	},
+	"judge/cited_reask": {
+		"Problems": "- statement 2: the evidence \"DPR is trained on all of Wikipedia\" does not occur in the source",
+		"Numbers":  "2",
+	},
+	"judge/check_worthy": {
+		"Claims": "<statement n=\"1\">The first RAG model used a BART-large generator.</statement>\n<statement n=\"2\">Retrieval is an exciting research direction.</statement>",
+	},
+	"judge/fact_check": {
+		"Statement": "The first RAG model used a BART-large generator.",
+		"Context":   "## Retrieval-augmented generation\n\nRAG couples a retriever with a generator. The first RAG model used a BART-large generator.",
+		"Cutoff":    "2024-01-01",
+	},
+	"judge/fact_check_search": {
+		"Statement": "The first RAG model used a BART-large generator.",
+		"Context":   "",
+		"Cutoff":    "",
+		"Results":   "<result n=\"1\">\nTitle: Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks\nURL: https://arxiv.org/abs/2005.11401\nWe use BART-large as the generator.\n</result>",
+	},
+	"judge/entail": {
+		"A": "GPT-4 was released in March 2023.",
+		"B": "GPT-4 was released in 2022.",
+	},
 	"reportbench/cited_extraction": {
 		"Report": "## Retrieval-augmented generation\n\nRAG couples a retriever with a generator ([Lewis et al., 2020](https://arxiv.org/abs/2005.11401)). Dense passage retrieval outperforms BM25 on open-domain QA [2].\n\n[2] https://arxiv.org/abs/2004.04906",
 	},
