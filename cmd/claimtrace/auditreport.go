@@ -22,18 +22,20 @@ func (a *app) graphFromReport(ctx context.Context, path string, opts auditOption
 		return nil, err
 	}
 	v := defaultVerify()
-	v.judge, v.tau, v.contradictions = opts.Judge, opts.Tau, false
+	v.judge, v.tau, v.contradictions = opts.Judge, opts.Tau, "none"
 	eo := eval.Options{Mode: ff.mode(), Snapshot: opts.Snapshot, Fetcher: fetcher, Store: st, Concurrency: a.cfg.Concurrency}
 	if s := a.newScholar(ff); s != nil {
 		eo.Scholar = s
 	}
-	if err := v.apply(&eo); err != nil {
+	m, err := v.apply(ctx, a, st, &eo, false)
+	if err != nil {
 		return nil, err
 	}
 	ev, err := eval.New(eo)
 	if err != nil {
 		return nil, err
 	}
+	m.setRun(ev.RunID())
 	_, g, err := ev.Audit(ctx, path)
 	return g, err
 }

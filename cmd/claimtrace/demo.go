@@ -59,7 +59,7 @@ The run is offline: nothing is fetched, the store is a temporary file.
 				Dataset: ds, ReportsDir: filepath.Join(dir, demo.ReportsDir), OutDir: filepath.Join(dir, "results"),
 				Mode: ff.mode(), Snapshot: ff.snapshot, Fetcher: fetcher, Store: st, Concurrency: 2,
 			}
-			if err := defaultVerify().apply(&eo); err != nil {
+			if _, err := defaultVerify().apply(ctx, a, st, &eo, false); err != nil {
 				return err
 			}
 			ev, err := eval.New(eo)

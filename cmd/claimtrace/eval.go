@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -13,6 +16,7 @@ import (
 
 	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/store"
 )
 
 type evalFlags struct {
@@ -25,6 +29,7 @@ type evalFlags struct {
 	retryFailed bool
 	json        bool
 	noScholar   bool
+	dryRun      bool
 	fetch       fetchFlags
 	verify      verifyFlags
 }
@@ -66,6 +71,7 @@ command and it resumes.`,
 	fs.BoolVar(&f.retryFailed, "retry-failed", false, "retry units that failed in an earlier run")
 	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
 	fs.BoolVar(&f.noScholar, "no-scholar", false, "do not query arXiv, Crossref or OpenAlex (implied by --offline)")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "resolve sources and build every model request, but send none: print the calls, tokens and cost a run would take")
 	f.fetch.add(fs)
 	f.verify.add(fs)
 	for _, name := range []string{"dataset", "reports", "out"} {
@@ -99,7 +105,11 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	if s := a.newScholar(f.fetch); s != nil && !f.noScholar {
 		opts.Scholar = s
 	}
-	if err := f.verify.apply(&opts); err != nil {
+	if f.dryRun {
+		return a.dryEval(ctx, f, opts, st)
+	}
+	m, err := f.verify.apply(ctx, a, st, &opts, false)
+	if err != nil {
 		return err
 	}
 	var bar interface {
@@ -120,6 +130,7 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	if err != nil {
 		return err
 	}
+	m.setRun(ev.RunID())
 	sum, err := ev.Run(ctx)
 	if bar != nil {
 		bar.Finish()
@@ -135,6 +146,57 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	printSummary(a.stdout, sum, f.out)
 	if sum.Reports == 0 && sum.ReportsFailed > 0 {
 		return errors.New("no report could be scored; see the failures above")
+	}
+	return nil
+}
+
+// dryEval runs the pipeline with every model request estimated instead of
+// sent, into a scratch store and output directory: sources are resolved (and
+// cached in the real store), nothing else is kept.
+func (a *app) dryEval(ctx context.Context, f evalFlags, opts eval.Options, real *store.Store) error {
+	tmp, err := os.MkdirTemp("", "claimtrace-dry-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	scratch, err := store.Open(ctx, filepath.Join(tmp, "dry.db"))
+	if err != nil {
+		return err
+	}
+	defer scratch.Close()
+	opts.Store, opts.OutDir = scratch, filepath.Join(tmp, "out")
+	m, err := f.verify.apply(ctx, a, scratch, &opts, true)
+	if err != nil {
+		return err
+	}
+	var t tally
+	if err := f.verify.dryRun(ctx, m, &opts, &t); err != nil {
+		return err
+	}
+	ev, err := eval.New(opts)
+	if err != nil {
+		return err
+	}
+	sum, err := ev.Run(ctx)
+	if err != nil {
+		return err
+	}
+	var results []*eval.Result
+	for _, line := range sum.Scores {
+		if r, err := eval.ReadResult(filepath.Join(opts.OutDir, "reports", line.Task+".json")); err == nil {
+			results = append(results, r)
+		}
+	}
+	if f.json {
+		calls, b, c, u, n := referenceCalls(results)
+		return writeIndentedJSON(a.stdout, map[string]any{"reports": sum.Reports, "stages": t.stages,
+			"reference": map[string]int{"calls": calls, "blocks": b, "pairs": c, "urls": u, "non_cited": n}})
+	}
+	fmt.Fprintf(a.stdout, "dry run over %d reports (%d failed to load):\n\n", sum.Reports, sum.ReportsFailed)
+	if len(t.stages) == 0 {
+		fmt.Fprintln(a.stdout, "no stage calls a model with these flags: the run is free (offline judge and rules)")
+	} else {
+		printDryRun(a.stdout, &t, results)
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +16,7 @@ import (
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/judge/labels"
+	"github.com/claimtrace/claimtrace/internal/llm"
 )
 
 func (a *app) judgeCmd() *cobra.Command {
@@ -35,38 +38,77 @@ calibrate on --split calib, report on --split test.`,
 
 func (a *app) judgeEvalCmd() *cobra.Command {
 	var (
-		files    []string
-		spec     string
-		calPath  string
-		split    string
-		asJSON   bool
-		verdicts string
+		files       []string
+		spec        string
+		promptsMode string
+		calPath     string
+		split       string
+		asJSON      bool
+		verdicts    string
+		storeDSN    string
+		concurrency int
 	)
 	cmd := &cobra.Command{
-		Use:   "eval --labels FILE [--judge offline] [--json]",
+		Use:   "eval --labels FILE [--judge offline|MODEL] [--prompts claimtrace|reportbench] [--json]",
 		Short: "Score a judge against labelled pairs",
 		Long: `eval judges every labelled pair and prints accuracy, balanced accuracy,
 macro-F1 and the confusion matrix, overall and per source dataset.
 
+--judge offline (the default) is the lexical judge: no network, no key.
+--judge MODEL (provider:model, or a name under [llm.models] in the config)
+is an LLM judge: one call per evidence text with all its claims, evidence
+quotes checked against the text. --prompts reportbench runs the paper's
+prompts instead (A.4.3 then A.4.4, two calls per pair), for parity
+studies. Answers are cached in the store and every call is accounted:
+a rerun costs nothing, and the calls, tokens and cost are printed.
+
 Each dataset is scored in its own label space: contradicted counts as
 unsupported where the gold labels do not separate them, and on binary
 datasets (AttributionBench) partial counts as supported or unsupported as
-the calibration says. Unknown verdicts always count as wrong.
+the offline calibration says (LLM judges: unsupported). Unknown verdicts
+always count as wrong. A judge error stops the evaluation; the answers
+already paid for are in the cache.
 
---json prints {n, accuracy, balanced_accuracy, macro_f1, confusion, by_source}.`,
+--json prints {n, accuracy, balanced_accuracy, macro_f1, confusion, by_source},
+and llm {calls, cache_hits, failed, input_tokens, output_tokens, cost_usd, …}
+for LLM judges.`,
+		Example: `  claimtrace judge eval --labels labels/wice/dev.jsonl --split test
+  claimtrace judge eval --labels labels/wice/dev.jsonl --judge openai:gpt-4o-mini --json
+  claimtrace judge eval --labels labels/wice/dev.jsonl --judge openai:gpt-4o --prompts reportbench`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
 			pairs, sp, err := readLabelFiles(files, split)
 			if err != nil {
 				return err
 			}
-			j, partialIsSupported, err := newJudge(spec, calPath)
+			if err := checkJudgeFlags(spec, calPath, promptsMode); err != nil {
+				return err
+			}
+			var run llmRun
+			if spec != "offline" {
+				st, err := a.openStore(ctx, storeDSN)
+				if err != nil {
+					return err
+				}
+				run = llmRun{Run: "judge-eval", Cache: st.LLMCache(), Ledger: st, Budget: a.llmBudget()}
+			}
+			j, partialIsSupported, client, err := a.openJudge(ctx, spec, calPath, promptsMode, run)
 			if err != nil {
 				return err
 			}
-			ev, outcomes, err := judge.Evaluate(cmd.Context(), j, pairs, judge.EvalOptions{PartialIsSupported: partialIsSupported})
+			opt := judge.EvalOptions{PartialIsSupported: partialIsSupported, Concurrency: concurrency}
+			if opt.Concurrency <= 0 && client != nil {
+				opt.Concurrency = cmp.Or(a.cfg.LLM.Concurrency, 8)
+			}
+			ev, outcomes, err := judge.Evaluate(ctx, j, pairs, opt)
 			if err != nil {
 				return err
+			}
+			out := judgeEvalOutput{Evaluation: ev}
+			if client != nil {
+				t := client.Totals()
+				out.LLM = &t
 			}
 			if verdicts != "" {
 				if err := writeOutcomes(verdicts, outcomes); err != nil {
@@ -76,20 +118,45 @@ the calibration says. Unknown verdicts always count as wrong.
 			if asJSON {
 				enc := json.NewEncoder(a.stdout)
 				enc.SetIndent("", "  ")
-				return enc.Encode(ev)
+				return enc.Encode(out)
 			}
-			return printEvaluation(a.stdout, ev, spec, sp)
+			name := spec
+			if promptsMode == judge.PromptsReportBench && spec != "offline" {
+				name += " (reportbench prompts)"
+			}
+			if err := printEvaluation(a.stdout, ev, name, sp); err != nil {
+				return err
+			}
+			if out.LLM != nil {
+				printTotals(a.stdout, *out.LLM)
+			}
+			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.StringArrayVar(&files, "labels", nil, "label file (JSONL, AttributionBench or WiCE); repeatable")
-	f.StringVar(&spec, "judge", "offline", "judge to score: offline (LLM judges arrive with the LLM layer)")
+	f.StringVar(&spec, "judge", "offline", "judge to score: offline, or a model (provider:model or a configured name)")
+	f.StringVar(&promptsMode, "prompts", judge.PromptsClaimtrace, "LLM judge prompts: claimtrace (batched, verified quotes) or reportbench (the paper's A.4, one pair per call)")
 	f.StringVar(&calPath, "calibration", "", "offline judge calibration file (default: the fitted one built in)")
 	f.StringVar(&split, "split", "all", "which half of each dataset: calib, test or all")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.StringVar(&verdicts, "verdicts", "", "also write every pair's verdict to this JSONL file")
+	f.StringVar(&storeDSN, "store", "", "store for the LLM response cache and call ledger (default: <data dir>/claimtrace.db)")
+	f.IntVar(&concurrency, "concurrency", 0, "evidence texts judged at once (default: GOMAXPROCS offline, llm.concurrency or 8 for models)")
 	cmd.MarkFlagRequired("labels")
 	return cmd
+}
+
+// judgeEvalOutput is the `judge eval --json` document: the evaluation's
+// keys, and llm with the calls' totals for an LLM judge.
+type judgeEvalOutput struct {
+	judge.Evaluation
+	LLM *llm.Totals `json:"llm,omitempty"`
+}
+
+func printTotals(w io.Writer, t llm.Totals) {
+	fmt.Fprintf(w, "\nllm: %d calls (%d failed), %d cache hits; %d input tokens (%d cached), %d output tokens (%d reasoning); $%.4f\n",
+		t.Calls, t.Failed, t.CacheHits, t.InputTokens, t.CachedTokens, t.OutputTokens, t.ReasoningTokens, t.Cost)
 }
 
 func (a *app) judgeCalibrateCmd() *cobra.Command {
@@ -175,11 +242,11 @@ func readLabelFiles(files []string, split string) ([]labels.Pair, labels.Split, 
 	return all, sp, nil
 }
 
-// newJudge builds the judge named by spec and says how it maps partial on
-// binary datasets.
+// newJudge builds the offline judge and says how it maps partial on
+// binary datasets. Model judges need a client: see openJudge.
 func newJudge(spec, calPath string) (judge.SourceJudge, bool, error) {
 	if spec != "offline" {
-		return nil, false, fmt.Errorf("judge %q: LLM judges arrive with the LLM layer; use --judge offline for now: %w", spec, claimtrace.ErrInvalid)
+		return nil, false, fmt.Errorf("judge %q: this command takes only --judge offline so far (claimtrace judge eval takes model judges): %w", spec, claimtrace.ErrInvalid)
 	}
 	cal, err := judge.DefaultCalibration()
 	if calPath != "" {
@@ -193,6 +260,52 @@ func newJudge(spec, calPath string) (judge.SourceJudge, bool, error) {
 		return nil, false, err
 	}
 	return j, cal.PartialIsSupported, nil
+}
+
+// openJudge builds the judge named by spec: the offline judge, or a model
+// judge (spec a model spec or configured name) with our batched prompts
+// or, with promptsMode reportbench, the paper's. It says how the judge
+// maps partial on binary datasets, and returns the model client (nil for
+// the offline judge) whose Totals account for the calls.
+func (a *app) openJudge(ctx context.Context, spec, calPath, promptsMode string, run llmRun) (judge.SourceJudge, bool, *llm.Client, error) {
+	if err := checkJudgeFlags(spec, calPath, promptsMode); err != nil {
+		return nil, false, nil, err
+	}
+	if spec == "offline" {
+		j, partial, err := newJudge(spec, calPath)
+		return j, partial, nil, err
+	}
+	c, err := a.openLLM(ctx, spec, run)
+	if err != nil {
+		return nil, false, nil, err
+	}
+	if promptsMode == judge.PromptsReportBench {
+		j, err := judge.NewReportBenchJudge(c)
+		return j, false, c, err
+	}
+	var opt judge.LLMJudgeOptions
+	if _, o, err := a.cfg.endpoint(spec); err == nil && o.Temperature != nil {
+		opt.Temperature = o.Temperature // a configured temperature wins over the judge's 0
+	}
+	j, err := judge.NewLLMJudge(c, opt)
+	return j, false, c, err
+}
+
+// checkJudgeFlags rejects judge flag combinations that cannot work,
+// before anything is opened.
+func checkJudgeFlags(spec, calPath, promptsMode string) error {
+	switch promptsMode {
+	case judge.PromptsClaimtrace, judge.PromptsReportBench:
+	default:
+		return fmt.Errorf("prompts %q: want %s or %s: %w", promptsMode, judge.PromptsClaimtrace, judge.PromptsReportBench, claimtrace.ErrInvalid)
+	}
+	switch {
+	case spec == "offline" && promptsMode != judge.PromptsClaimtrace:
+		return fmt.Errorf("--prompts %s needs a model judge (--judge provider:model): %w", promptsMode, claimtrace.ErrInvalid)
+	case spec != "offline" && calPath != "":
+		return fmt.Errorf("--calibration applies to the offline judge, not %s: %w", spec, claimtrace.ErrInvalid)
+	}
+	return nil
 }
 
 func writeOutcomes(path string, outcomes []judge.Outcome) error {

@@ -95,7 +95,9 @@ func TestJudgeErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"judge", "eval", "--labels", labels, "--judge", "openai:gpt-4o"}, "LLM judges arrive with the LLM layer"},
+		{[]string{"judge", "eval", "--labels", labels, "--judge", "openai:gpt-4o", "--prompts", "paper"}, `prompts "paper"`},
+		{[]string{"judge", "eval", "--labels", labels, "--prompts", "reportbench"}, "--prompts reportbench needs a model judge"},
+		{[]string{"judge", "eval", "--labels", labels, "--judge", "openai:gpt-4o", "--calibration", labels}, "--calibration applies to the offline judge"},
 		{[]string{"judge", "eval"}, `required flag(s) "labels" not set`},
 		{[]string{"judge", "eval", "--labels", labels, "--split", "train"}, `split "train"`},
 		{[]string{"judge", "eval", "--labels", filepath.Join(labelFixtures, "missing.jsonl")}, "missing.jsonl"},

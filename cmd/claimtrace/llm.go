@@ -49,10 +49,11 @@ model, unreachable endpoint.`,
 // llmRun is what a command shares with the clients it opens: the run id,
 // the store's cache and ledger, the run budget. Zero values mean none.
 type llmRun struct {
-	Run    string
-	Cache  llm.Cache
-	Ledger llm.Ledger
-	Budget *llm.Budget
+	Run     string
+	Cache   llm.Cache
+	Ledger  llm.Ledger
+	Budget  *llm.Budget
+	NoCache bool
 }
 
 // openLLM opens a client for a model spec or configured name with the
@@ -62,7 +63,7 @@ func (a *app) openLLM(ctx context.Context, spec string, r llmRun) (*llm.Client, 
 	if err != nil {
 		return nil, err
 	}
-	opts.Run, opts.Cache, opts.Ledger, opts.Budget = r.Run, r.Cache, r.Ledger, r.Budget
+	opts.Run, opts.Cache, opts.Ledger, opts.Budget, opts.NoCache = r.Run, r.Cache, r.Ledger, r.Budget, r.NoCache
 	return llm.Open(ctx, ep, opts)
 }
 

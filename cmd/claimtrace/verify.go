@@ -1,52 +1,235 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"strings"
+
 	"github.com/spf13/pflag"
 
+	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/judge"
+	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/prov"
+	"github.com/claimtrace/claimtrace/internal/store"
 )
 
-// verifyFlags choose how cited claims are verified and how provenance is
-// scored, for eval and demo.
+// verifyFlags choose how statements are verified and how provenance is
+// scored, for eval, audit and demo.
 type verifyFlags struct {
 	judge          string
 	calibration    string
+	prompts        string
 	tau            float64
 	partialWeight  float64
-	contradictions bool
+	contradictions string
+	checkWorthy    string
+	factCheck      bool
+	factCheckers   []string
+	votes          int
+	earlyStop      bool
+	maxCost        float64
+	maxCalls       int64
+	noCache        bool
 }
 
 func (v *verifyFlags) add(fs *pflag.FlagSet) {
-	fs.StringVar(&v.judge, "judge", "offline", "cited-statement judge: offline (lexical, calibrated, no network) or none")
+	fs.StringVar(&v.judge, "judge", "offline", "cited-statement judge: offline (lexical, calibrated, no network), a model (openai:gpt-4o, a configured name) or none")
 	fs.StringVar(&v.calibration, "calibration", "", "offline judge calibration file (default: the fitted one built in; see `judge calibrate`)")
+	fs.StringVar(&v.prompts, "prompts", judge.PromptsClaimtrace, "model prompts: claimtrace (batched per source, passages first) or reportbench (the paper's A.4 prompts, one pair per call, for parity studies)")
 	fs.Float64Var(&v.tau, "tau", prov.DefaultTau, "PSnd threshold τ: a citation is sound when its strength ν > τ")
 	fs.Float64Var(&v.partialWeight, "partial-weight", 0.5, "what a partial verdict counts in the match rate")
-	fs.BoolVar(&v.contradictions, "contradictions", true, "look for contradictions between the sources each report read (CTran)")
+	fs.StringVar(&v.contradictions, "contradictions", "offline", "find contradictions between the sources a report read (CTran): offline, a model (two-way entailment) or none")
+	fs.StringVar(&v.checkWorthy, "check-worthy", "offline", "which non-cited claims are worth fact-checking: offline (rules) or a model")
+	fs.BoolVar(&v.factCheck, "fact-check", false, "fact-check check-worthy non-cited claims with the configured fact-checkers (llm.fact_checkers)")
+	fs.StringSliceVar(&v.factCheckers, "fact-checkers", nil, "web-connected fact-check models, comma-separated (implies --fact-check; default: llm.fact_checkers, Gemini 2.5 Pro and Flash)")
+	fs.IntVar(&v.votes, "votes", 3, "votes per fact-checker (the paper: 2 models × 3 votes)")
+	fs.BoolVar(&v.earlyStop, "early-stop", false, "cast the first votes and the rest only when they disagree (saves calls)")
+	fs.Float64Var(&v.maxCost, "max-cost", 0, "stop starting model calls once this many US dollars are spent (default: llm.max_cost; 0 = no limit)")
+	fs.Int64Var(&v.maxCalls, "max-calls", 0, "stop starting model calls after this many (default: llm.max_calls; 0 = no limit)")
+	fs.BoolVar(&v.noCache, "no-cache", false, "ask the models again instead of answering from the response cache (answers are still stored)")
 }
 
 func defaultVerify() verifyFlags {
-	return verifyFlags{judge: "offline", tau: prov.DefaultTau, partialWeight: 0.5, contradictions: true}
+	return verifyFlags{judge: "offline", prompts: judge.PromptsClaimtrace, tau: prov.DefaultTau, partialWeight: 0.5,
+		contradictions: "offline", checkWorthy: "offline", votes: 3}
 }
 
-// apply sets the verification options of an evaluation.
-func (v verifyFlags) apply(o *eval.Options) error {
+// usesModels reports whether any stage calls a model.
+func (v verifyFlags) usesModels() bool {
+	return (v.judge != "offline" && v.judge != "none") || (v.contradictions != "offline" && v.contradictions != "none") ||
+		v.checkWorthy != "offline" || v.factCheck || len(v.factCheckers) > 0
+}
+
+// models wires the model-backed stages: one client per model spec, shared by
+// the stages that use it (so its rate limits hold), all recording into the
+// store's ledger under the run and answering from its cache. dry replaces
+// every model by one that refuses calls: requests are built and estimated,
+// never sent.
+type models struct {
+	a       *app
+	st      *store.Store
+	budget  *llm.Budget
+	noCache bool
+	dry     bool
+	ledger  *runLedger
+	clients map[string]*llm.Client
+}
+
+func (m *models) client(ctx context.Context, spec string) (*llm.Client, error) {
+	if c, ok := m.clients[spec]; ok {
+		return c, nil
+	}
+	run := llmRun{Cache: m.st.LLMCache(), Ledger: m.ledger, Budget: m.budget, NoCache: m.noCache}
+	var c *llm.Client
+	var err error
+	if m.dry {
+		c, err = m.a.dryLLM(spec)
+	} else {
+		c, err = m.a.openLLM(ctx, spec, run)
+	}
+	if err != nil {
+		return nil, err
+	}
+	m.clients[spec] = c
+	return c, nil
+}
+
+// Totals sums the calls of every client.
+func (m *models) Totals() llm.Totals {
+	var t llm.Totals
+	for _, c := range m.clients {
+		t.Merge(c.Totals())
+	}
+	return t
+}
+
+// runLedger stamps each call with the run id, known once the evaluation is
+// created, and records it in the store.
+type runLedger struct {
+	st  *store.Store
+	run string
+}
+
+func (l *runLedger) Record(ctx context.Context, c claimtrace.LLMCall) error {
+	if c.Run == "" {
+		c.Run = l.run
+	}
+	return l.st.Record(ctx, c)
+}
+
+// apply sets the verification options of an evaluation. The returned models
+// (nil when no stage uses one) must get the run id once it is known.
+func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval.Options, dry bool) (*models, error) {
 	o.Tau, o.PartialWeight = v.tau, v.partialWeight
 	o.CheckWorthy = judge.CheckWorthy
-	if v.contradictions {
+	var m *models
+	if v.usesModels() {
+		budget := a.llmBudget()
+		if v.maxCost > 0 || v.maxCalls > 0 {
+			budget = llm.NewBudget(v.maxCost, v.maxCalls)
+		}
+		m = &models{a: a, st: st, budget: budget, noCache: v.noCache, dry: dry, ledger: &runLedger{st: st}, clients: map[string]*llm.Client{}}
+	}
+	switch v.judge {
+	case "none":
+	case "offline":
+		j, _, err := newJudge("offline", v.calibration)
+		if err != nil {
+			return nil, err
+		}
+		o.Judge, o.JudgeName = j, "offline"
+		if v.calibration != "" {
+			o.JudgeName += "+" + v.calibration
+		}
+	default:
+		if err := checkJudgeFlags(v.judge, v.calibration, v.prompts); err != nil {
+			return nil, err
+		}
+		c, err := m.client(ctx, v.judge)
+		if err != nil {
+			return nil, err
+		}
+		if v.prompts == judge.PromptsReportBench {
+			j, err := judge.NewReportBenchJudge(c)
+			if err != nil {
+				return nil, err
+			}
+			o.Judge, o.JudgeName = j, j.Name()
+		} else {
+			var opt judge.LLMJudgeOptions
+			if _, eo, err := a.cfg.endpoint(v.judge); err == nil && eo.Temperature != nil {
+				opt.Temperature = eo.Temperature
+			}
+			j, err := judge.NewLLMJudge(c, opt)
+			if err != nil {
+				return nil, err
+			}
+			o.Judge, o.JudgeName = j, j.Name()
+		}
+	}
+	switch v.contradictions {
+	case "none":
+	case "offline":
 		o.Detector = prov.Offline{}
+	default:
+		c, err := m.client(ctx, v.contradictions)
+		if err != nil {
+			return nil, err
+		}
+		e, err := judge.NewLLMEntailer(c)
+		if err != nil {
+			return nil, err
+		}
+		o.Detector = prov.TwoWay{Entailer: e}
 	}
-	if v.judge == "none" {
-		return nil
+	if v.checkWorthy != "offline" {
+		c, err := m.client(ctx, v.checkWorthy)
+		if err != nil {
+			return nil, err
+		}
+		w, err := judge.NewLLMCheckWorthy(c, judge.CheckWorthyOptions{})
+		if err != nil {
+			return nil, err
+		}
+		o.ClassifyCheckWorthy = w.ClassifyCheckWorthy
 	}
-	j, _, err := newJudge(v.judge, v.calibration)
-	if err != nil {
-		return err
+	if v.factCheck || len(v.factCheckers) > 0 {
+		specs := splitList(v.factCheckers)
+		if len(specs) == 0 {
+			specs = a.cfg.LLM.FactCheckers
+		}
+		if len(specs) == 0 {
+			return nil, fmt.Errorf("--fact-check: no fact-checkers; pass --fact-checkers MODEL,MODEL or set llm.fact_checkers: %w", claimtrace.ErrInvalid)
+		}
+		if v.votes < 1 {
+			return nil, fmt.Errorf("--votes %d: want at least 1: %w", v.votes, claimtrace.ErrInvalid)
+		}
+		opt := judge.FactCheckOptions{Prompts: v.prompts}
+		ens := judge.Ensemble{Votes: v.votes, EarlyStop: v.earlyStop}
+		for _, spec := range specs {
+			c, err := m.client(ctx, spec)
+			if err != nil {
+				return nil, err
+			}
+			w, err := judge.NewWebChecker(c, opt)
+			if err != nil {
+				return nil, err
+			}
+			ens.Checkers = append(ens.Checkers, w)
+		}
+		o.FactCheck = func(ctx context.Context, in eval.FactInput) (claimtrace.Fact, error) {
+			return ens.Check(ctx, judge.FactQuery{Claim: in.Claim, Context: in.Context, Cutoff: in.Cutoff})
+		}
+		o.FactCheckName = fmt.Sprintf("%s×%d", strings.Join(specs, "+"), v.votes)
 	}
-	o.Judge, o.JudgeName = j, v.judge
-	if v.calibration != "" {
-		o.JudgeName += "+" + v.calibration
+	return m, nil
+}
+
+// setRun records the run id that every model call is accounted under.
+func (m *models) setRun(run string) {
+	if m != nil {
+		m.ledger.run = run
 	}
-	return nil
 }

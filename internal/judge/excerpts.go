@@ -10,9 +10,9 @@ import (
 )
 
 // leadBytes is how much of the source's opening (a page's title and first
-// lines, a paper's title and abstract) is sent ahead of the ranked
-// passages when the budget allows: claims often cite a work's main result,
-// which the opening states.
+// lines, a paper's title and the start of its abstract) is sent ahead of
+// the ranked passages, at most a quarter of the budget: claims often cite
+// a work's main result, which the opening states.
 const leadBytes = 600
 
 // selectExcerpts chooses what a judge call shows of src for claims: the
@@ -28,14 +28,15 @@ func selectExcerpts(ix *passage.Index, claims []string, perClaim, budget int) (s
 	}
 	var set spanSet
 	if sents := ix.Sentences(); len(sents) > 0 {
+		limit := min(leadBytes, budget/4)
 		end := sents[0].End
 		for _, s := range sents[1:] {
-			if s.End > leadBytes {
+			if s.End > limit {
 				break
 			}
 			end = s.End
 		}
-		if end <= budget {
+		if end <= limit {
 			set.add(passage.Span{Start: sents[0].Start, End: end})
 		}
 	}

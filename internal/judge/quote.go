@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -17,45 +18,56 @@ import (
 type quoteIndex struct {
 	src  string
 	norm string
-	// start[k] and end[k] are the source byte offsets of the character
-	// that produced byte k of norm.
-	start, end []int32
+	// Byte k of norm comes from source byte at(k). Most of norm copies the
+	// source byte for byte; bp lists where the offset between the two
+	// changes (after a collapsed white-space run or a folded character),
+	// so the index costs about the size of the source, not nine times it.
+	bpNorm, bpSrc []int
 }
 
 func newQuoteIndex(src string) *quoteIndex {
-	q := &quoteIndex{src: src}
+	q := &quoteIndex{src: src, bpNorm: []int{0}, bpSrc: []int{0}}
 	var b strings.Builder
 	b.Grow(len(src))
-	q.start = make([]int32, 0, len(src))
-	q.end = make([]int32, 0, len(src))
-	emit := func(s string, from, to int) {
-		b.WriteString(s)
-		for range len(s) {
-			q.start = append(q.start, int32(from))
-			q.end = append(q.end, int32(to))
+	// mark records that norm continues 1:1 at source offset next.
+	mark := func(next int) {
+		last := len(q.bpNorm) - 1
+		switch {
+		case b.Len()-q.bpNorm[last] == next-q.bpSrc[last]:
+		case q.bpNorm[last] == b.Len(): // still inside a white-space run
+			q.bpSrc[last] = next
+		default:
+			q.bpNorm = append(q.bpNorm, b.Len())
+			q.bpSrc = append(q.bpSrc, next)
 		}
 	}
 	space := false // the last emitted byte is a space
 	for i := 0; i < len(src); {
 		r, size := utf8.DecodeRuneInString(src[i:])
-		if unicode.IsSpace(r) {
+		switch f, folded := foldPunct(r); {
+		case unicode.IsSpace(r):
 			if !space {
-				emit(" ", i, i+size)
+				b.WriteByte(' ')
 				space = true
 			}
-			i += size
-			continue
-		}
-		space = false
-		if f, ok := foldPunct(r); ok {
-			emit(f, i, i+size)
-		} else {
-			emit(src[i:i+size], i, i+size)
+		case folded:
+			b.WriteString(f)
+			space = false
+		default:
+			b.WriteString(src[i : i+size])
+			space = false
 		}
 		i += size
+		mark(i)
 	}
 	q.norm = b.String()
 	return q
+}
+
+// at returns the source offset of norm byte k.
+func (q *quoteIndex) at(k int) int {
+	i := sort.SearchInts(q.bpNorm, k+1) - 1
+	return q.bpSrc[i] + k - q.bpNorm[i]
 }
 
 // foldPunct maps typographic quotation marks, apostrophes and dashes to
@@ -121,7 +133,16 @@ func (q *quoteIndex) find(quote string) (start, end int, ok bool) {
 	if k < 0 {
 		return 0, 0, false
 	}
-	return int(q.start[k]), int(q.end[k+len(n)-1]), true
+	// The quote ends on a character that is not white space: a folded one
+	// ends where its source rune ends, a copied byte one byte later.
+	last := q.at(k + len(n) - 1)
+	end = last + 1
+	if r, size := utf8.DecodeRuneInString(q.src[last:]); size > 1 {
+		if f, ok := foldPunct(r); ok && f[0] == n[len(n)-1] {
+			end = last + size
+		}
+	}
+	return q.at(k), end, true
 }
 
 // findQuote is find on a one-off index.

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/claimtrace/claimtrace/internal/llm/llmtest"
+)
+
+var statementRE = regexp.MustCompile(`<statement n="(\d+)">`)
+
+// scriptedModel answers every stage of eval like a careful model would:
+// the batched judge quotes the RAG abstract when it sees it, the
+// check-worthiness classifier keeps every claim, fact-checkers vote true.
+func scriptedModel(t *testing.T) *llmtest.Server {
+	srv := llmtest.NewServer(t)
+	const quote = "Large pre-trained language models store factual knowledge in their parameters"
+	srv.Handle(func(_ context.Context, c llmtest.Call) llmtest.Reply {
+		p := c.Prompt
+		switch {
+		case strings.Contains(p, `"verdicts"`):
+			var vs []string
+			for _, m := range statementRE.FindAllStringSubmatch(p, -1) {
+				if strings.Contains(p, quote) {
+					vs = append(vs, fmt.Sprintf(`{"claim": %s, "label": "supported", "strength": 0.9, "evidence": %q, "reason": "stated"}`, m[1], quote))
+				} else {
+					vs = append(vs, fmt.Sprintf(`{"claim": %s, "label": "unsupported", "strength": 0.1, "evidence": "", "reason": "not stated"}`, m[1]))
+				}
+			}
+			return llmtest.Text(`{"verdicts": [` + strings.Join(vs, ",") + `]}`)
+		case strings.Contains(p, `"check_worthy"`):
+			var cs []string
+			for _, m := range regexp.MustCompile(`n="(\d+)"`).FindAllStringSubmatch(p, -1) {
+				cs = append(cs, fmt.Sprintf(`{"claim": %s, "check_worthy": true, "reason": "specific"}`, m[1]))
+			}
+			return llmtest.Text(`{"claims": [` + strings.Join(cs, ",") + `]}`)
+		case strings.Contains(p, `"verdict"`):
+			return llmtest.Text(`{"verdict": "true", "reason": "sources agree"}`)
+		}
+		t.Errorf("unexpected prompt: %.200s", p)
+		return llmtest.Text("{}")
+	})
+	t.Setenv("OPENAI_BASE_URL", srv.OpenAIBaseURL())
+	t.Setenv("OPENAI_API_KEY", "sk-test-secret-999999")
+	return srv
+}
+
+// TestEvalWithModels runs eval on the demo with an LLM judge, an LLM
+// check-worthiness classifier and a 2 × 3 web fact-check ensemble behind a
+// fake OpenAI server: every stage's answers land in the report, the calls
+// are accounted in the summary, and a rerun makes no request.
+func TestEvalWithModels(t *testing.T) {
+	dir := t.TempDir()
+	if err := demoMaterialize(dir); err != nil {
+		t.Fatal(err)
+	}
+	srv := scriptedModel(t)
+	args := []string{"eval", "--dataset", filepath.Join(dir, "dataset"), "--reports", filepath.Join(dir, "reports"),
+		"--out", filepath.Join(dir, "out"), "--store", filepath.Join(dir, "s.db"), "--snapshot", filepath.Join(dir, "snapshot"), "--offline",
+		"--judge", "openai:gpt-4o-mini", "--check-worthy", "openai:gpt-4o-mini",
+		"--fact-checkers", "openai:gpt-4o-mini,openai:gpt-4o", "--votes", "3", "--json"}
+	out, errOut, code := cli(t, args...)
+	if code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out+errOut, "sk-test-secret-999999") {
+		t.Fatal("the API key leaked into the output")
+	}
+	var sum struct {
+		Cited struct {
+			MatchRate *float64 `json:"match_rate"`
+			Judged    int      `json:"judged"`
+			Judge     string   `json:"judge"`
+		} `json:"cited"`
+		NonCited struct {
+			Accuracy *float64 `json:"factual_accuracy"`
+			Decided  int      `json:"decided"`
+		} `json:"non_cited"`
+		LLM struct {
+			Calls     int64 `json:"calls"`
+			CacheHits int64 `json:"cache_hits"`
+			Input     int64 `json:"input_tokens"`
+		} `json:"llm"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("eval --json: %v\n%s", err, out)
+	}
+	calls := int64(len(srv.Calls()))
+	if sum.Cited.Judge != "llm:openai:gpt-4o-mini" || sum.Cited.Judged == 0 || sum.Cited.MatchRate == nil {
+		t.Errorf("cited = %+v", sum.Cited)
+	}
+	// Three non-cited claims, all check-worthy, each 2 models × 3 votes.
+	if sum.NonCited.Decided != 3 || sum.NonCited.Accuracy == nil || *sum.NonCited.Accuracy != 1 {
+		t.Errorf("non-cited = %+v", sum.NonCited)
+	}
+	if sum.LLM.Calls != calls || sum.LLM.Input == 0 {
+		t.Errorf("llm.calls = %d for %d requests the server saw (input %d)", sum.LLM.Calls, calls, sum.LLM.Input)
+	}
+	if calls < 1+3*6 {
+		t.Errorf("only %d requests: the judge, the classifier and 18 votes were expected", calls)
+	}
+	res, err := os.ReadFile(filepath.Join(dir, "out", "reports", "2312.10997.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res), `"evidence": "Large pre-trained language models store factual knowledge in their parameters"`) {
+		t.Errorf("the judge's verified quote is not in the report file")
+	}
+	// A rerun resumes from the store: no request.
+	if _, errOut, code := cli(t, args...); code != 0 {
+		t.Fatalf("rerun: %s", errOut)
+	}
+	if n := int64(len(srv.Calls())); n != calls {
+		t.Errorf("the rerun sent %d requests", n-calls)
+	}
+	// A fresh run in another output directory and store, same cache? No:
+	// a new store has no cache, so it is a full run; --dry-run sends nothing.
+	out, errOut, code = cli(t, append(args[:len(args)-1], "--dry-run")...)
+	if code != 0 {
+		t.Fatalf("dry run: %s", errOut)
+	}
+	if n := int64(len(srv.Calls())); n != calls {
+		t.Errorf("--dry-run sent %d requests", n-calls)
+	}
+	for _, want := range []string{"judge", "fact_check", "check_worthy", "total", "the released ReportBench code would make about"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dry-run output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
