@@ -134,4 +134,3 @@ func TestEvalWithModels(t *testing.T) {
 		}
 	}
 }
-
