@@ -1,6 +1,15 @@
 // Package judge decides whether a source supports a claim, filters
-// check-worthy claims, aggregates fact-check votes, and measures judges
+// check-worthy claims, fact-checks non-cited claims by ensemble vote, tests
+// two-way entailment for the contradiction detector, and measures judges
 // against human labels.
+//
+// Three cited-statement judges share one method, JudgeSource (all claims
+// citing one source at once): the deterministic Offline judge; LLMJudge,
+// one model call per source with its best passages first (for prefix
+// caching) and the claims after, every evidence quote checked to be a
+// verbatim passage of the source and re-asked once when it is not; and
+// ReportBenchJudge, the paper's A.4 prompts one pair per call, for parity
+// studies. Model errors are returned as errors, never turned into verdicts.
 //
 // The Offline judge is lexical, not natural-language inference: it ranks
 // passages of the source with BM25 (package passage), then scores the best
