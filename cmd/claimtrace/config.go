@@ -29,8 +29,9 @@ type Config struct {
 	// Concurrency bounds parallel work (reports, fetches).
 	Concurrency int `toml:"concurrency"`
 
-	Fetch FetchConfig `toml:"fetch"`
-	LLM   LLMConfig   `toml:"llm"`
+	Fetch  FetchConfig  `toml:"fetch"`
+	LLM    LLMConfig    `toml:"llm"`
+	Search SearchConfig `toml:"search"`
 
 	// file is the config file read ("" when none); loaded says whether it
 	// existed.
@@ -48,6 +49,33 @@ type FetchConfig struct {
 	AllowHosts []string `toml:"allow_hosts"`
 	// PerHostRPS limits requests per second to one host (politeness).
 	PerHostRPS float64 `toml:"per_host_rps"`
+}
+
+// SearchConfig configures the baseline agent's tools (claimtrace run): the
+// web search API and the page reader. Keys are never stored here: key_env
+// names the environment variable holding one (by default SERPAPI_API_KEY,
+// BRAVE_API_KEY, TAVILY_API_KEY or SEARXNG_API_KEY; FIRECRAWL_API_KEY or
+// JINA_API_KEY for the reader). Base URLs also come from
+// <PROVIDER>_BASE_URL (SERPAPI_BASE_URL, SEARXNG_BASE_URL, …) when unset.
+type SearchConfig struct {
+	// Provider is the default search: serpapi, brave, tavily, searxng or
+	// native (the model provider's own web search).
+	Provider string `toml:"provider"`
+	// BaseURL overrides the provider's API; a SearXNG instance needs it.
+	// It applies to Provider only.
+	BaseURL string `toml:"base_url"`
+	KeyEnv  string `toml:"key_env"`
+	// Results is how many results a search returns to the model.
+	Results int `toml:"results"`
+	// Reader is the default page reader: builtin (our SSRF-safe fetcher),
+	// firecrawl or jina. ReaderBaseURL and ReaderKeyEnv apply to it.
+	Reader        string `toml:"reader"`
+	ReaderBaseURL string `toml:"reader_base_url"`
+	ReaderKeyEnv  string `toml:"reader_key_env"`
+	// ReadChars is how much of a page the model is shown (characters).
+	ReadChars int `toml:"read_chars"`
+	// MaxTokens caps each answer of the agent's model.
+	MaxTokens int `toml:"max_tokens"`
 }
 
 func defaultConfig() *Config {
@@ -70,6 +98,13 @@ func defaultConfig() *Config {
 			TimeoutSecs:  600,
 			MaxAttempts:  5,
 			Concurrency:  4,
+		},
+		Search: SearchConfig{
+			Provider:  "serpapi",
+			Results:   10,
+			Reader:    "builtin",
+			ReadChars: 20000,
+			MaxTokens: 8192,
 		},
 	}
 }
@@ -132,6 +167,11 @@ func (c *Config) secretValues() []string {
 			continue
 		}
 		if v := os.Getenv(m.KeyEnv); len(v) >= 6 {
+			out = append(out, v)
+		}
+	}
+	for _, name := range []string{c.Search.KeyEnv, c.Search.ReaderKeyEnv, "SEARXNG_API_KEY"} {
+		if v := os.Getenv(name); name != "" && len(v) >= 6 {
 			out = append(out, v)
 		}
 	}

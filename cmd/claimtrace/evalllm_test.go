@@ -112,6 +112,17 @@ func TestEvalWithModels(t *testing.T) {
 	if !strings.Contains(string(res), `"evidence": "Large pre-trained language models store factual knowledge in their parameters"`) {
 		t.Errorf("the judge's verified quote is not in the report file")
 	}
+	var man struct {
+		Judge   string            `json:"judge"`
+		Fact    string            `json:"fact_check"`
+		Prompts map[string]string `json:"prompts"`
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "out", "manifest.json")); err != nil || json.Unmarshal(b, &man) != nil {
+		t.Fatalf("manifest: %v", err)
+	}
+	if man.Judge != "llm:openai:gpt-4o-mini" || !strings.Contains(man.Fact, "×3") || len(man.Prompts["judge/cited_batch"]) != 12 {
+		t.Errorf("manifest = %+v", man)
+	}
 	// A rerun resumes from the store: no request.
 	if _, errOut, code := cli(t, args...); code != 0 {
 		t.Fatalf("rerun: %s", errOut)

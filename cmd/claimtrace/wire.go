@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"runtime"
+	"runtime/debug"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +21,7 @@ import (
 	"github.com/claimtrace/claimtrace/internal/biblio"
 	"github.com/claimtrace/claimtrace/internal/build"
 	"github.com/claimtrace/claimtrace/internal/fetch"
+	"github.com/claimtrace/claimtrace/internal/prompts"
 	"github.com/claimtrace/claimtrace/internal/scholar"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
@@ -188,4 +191,19 @@ func (d fetchDownloader) Download(ctx context.Context, url string, w io.Writer) 
 		return "", fmt.Errorf("download %s: %w", url, err)
 	}
 	return p.ContentType, nil
+}
+
+// runManifest is what the CLI adds to a run's manifest: the binary's
+// version and build, and the hash of every prompt template.
+func runManifest(args []string) map[string]any {
+	m := map[string]any{"prompts": prompts.Manifest(), "go": runtime.Version(), "command": args}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		m["module"] = bi.Main.Path + " " + bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
+				m[s.Key] = s.Value
+			}
+		}
+	}
+	return m
 }

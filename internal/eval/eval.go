@@ -99,6 +99,11 @@ type Options struct {
 	// nil skips (CTran is then null).
 	Detector prov.Detector
 
+	// Manifest holds what the caller knows about the run (models, prompt
+	// hashes, versions); it is written with the pipeline's own settings to
+	// OUT/manifest.json.
+	Manifest map[string]any
+
 	// Progress, if set, receives an event after each report.
 	Progress func(Progress)
 	Now      func() time.Time
@@ -323,7 +328,33 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 	if err := writeJSON(filepath.Join(e.opts.OutDir, "summary.json"), sum); err != nil {
 		return nil, err
 	}
+	if err := writeJSON(filepath.Join(e.opts.OutDir, "manifest.json"), e.manifest()); err != nil {
+		return nil, err
+	}
 	return sum, nil
+}
+
+// manifest records how the run was made, so its figures can be reproduced.
+func (e *Evaluator) manifest() map[string]any {
+	m := map[string]any{}
+	for k, v := range e.opts.Manifest {
+		m[k] = v
+	}
+	m["run"] = e.run
+	m["pipeline"] = Version
+	m["dataset"] = e.opts.Dataset.TaskPath
+	m["reports"] = e.opts.ReportsDir
+	m["mode"] = e.opts.Mode
+	m["snapshot"] = e.opts.Snapshot
+	m["scholarly_apis"] = e.opts.Scholar != nil
+	m["judge"] = e.opts.JudgeName
+	m["fact_check"] = e.opts.FactCheckName
+	m["check_worthy"] = map[bool]string{true: "model", false: "offline rules"}[e.opts.ClassifyCheckWorthy != nil]
+	m["contradictions"] = e.opts.Detector != nil
+	m["tau"] = e.opts.Tau
+	m["partial_weight"] = e.opts.PartialWeight
+	m["finished_at"] = e.opts.Now()
+	return m
 }
 
 // writeJSON writes v indented, atomically.
