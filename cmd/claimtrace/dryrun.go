@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strings"
 	"sync"
 	"text/tabwriter"
 
@@ -186,7 +187,8 @@ func (v verifyFlags) dryRun(ctx context.Context, m *models, o *eval.Options, t *
 		}
 		var checkers []checker
 		for _, spec := range specs {
-			c, _ := m.client(ctx, spec)
+			model, _, _ := strings.Cut(spec, "@")
+			c, _ := m.client(ctx, model)
 			w, err := judge.NewWebChecker(c, judge.FactCheckOptions{Prompts: v.prompts})
 			if err != nil {
 				return err

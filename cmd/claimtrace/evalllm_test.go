@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/claimtrace/claimtrace/internal/llm/llmtest"
+	"github.com/claimtrace/claimtrace/internal/search/searchtest"
 )
 
 var statementRE = regexp.MustCompile(`<statement n="(\d+)">`)
@@ -143,5 +144,49 @@ func TestEvalWithModels(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("dry-run output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestEvalSearchFactCheckers fact-checks with any model plus a search API
+// (MODEL@searxng): each vote searches the self-hosted instance and the model
+// cites the results it used.
+func TestEvalSearchFactCheckers(t *testing.T) {
+	dir := t.TempDir()
+	if err := demoMaterialize(dir); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(t)
+	srv.Handle(func(_ context.Context, c llmtest.Call) llmtest.Reply {
+		if !strings.Contains(c.Prompt, `"sources"`) {
+			t.Errorf("a fact-check prompt without search results: %.200s", c.Prompt)
+		}
+		return llmtest.Text(`{"verdict": "false", "reason": "the results say otherwise", "sources": [1]}`)
+	})
+	t.Setenv("OPENAI_BASE_URL", srv.OpenAIBaseURL())
+	t.Setenv("OPENAI_API_KEY", "sk-test-secret-999999")
+	sx := searchtest.NewServer(t, searchtest.SearXNG)
+	t.Setenv("SEARXNG_BASE_URL", sx.URL)
+	out, errOut, code := cli(t, "eval", "--dataset", filepath.Join(dir, "dataset"), "--reports", filepath.Join(dir, "reports"),
+		"--out", filepath.Join(dir, "out"), "--store", filepath.Join(dir, "s.db"), "--snapshot", filepath.Join(dir, "snapshot"), "--offline",
+		"--judge", "none", "--fact-checkers", "openai:gpt-4o-mini@searxng", "--votes", "2", "--json")
+	if code != 0 {
+		t.Fatalf("eval: %s", errOut)
+	}
+	var sum struct {
+		NonCited struct {
+			Accuracy *float64 `json:"factual_accuracy"`
+			Decided  int      `json:"decided"`
+		} `json:"non_cited"`
+	}
+	json.Unmarshal([]byte(out), &sum)
+	if sum.NonCited.Decided != 1 || sum.NonCited.Accuracy == nil || *sum.NonCited.Accuracy != 0 {
+		t.Errorf("non-cited = %+v (one check-worthy claim, voted false)", sum.NonCited)
+	}
+	if n := len(sx.Requests()); n != 2 {
+		t.Errorf("searxng saw %d searches, want one per vote (2)", n)
+	}
+	res, _ := os.ReadFile(filepath.Join(dir, "out", "reports", "2312.10997.json"))
+	if !strings.Contains(string(res), `"urls"`) {
+		t.Errorf("the votes do not record the URLs the checker used")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/prov"
+	"github.com/claimtrace/claimtrace/internal/search"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -43,7 +44,7 @@ func (v *verifyFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&v.contradictions, "contradictions", "offline", "find contradictions between the sources a report read (CTran): offline, a model (two-way entailment) or none")
 	fs.StringVar(&v.checkWorthy, "check-worthy", "offline", "which non-cited claims are worth fact-checking: offline (rules) or a model")
 	fs.BoolVar(&v.factCheck, "fact-check", false, "fact-check check-worthy non-cited claims with the configured fact-checkers (llm.fact_checkers)")
-	fs.StringSliceVar(&v.factCheckers, "fact-checkers", nil, "web-connected fact-check models, comma-separated (implies --fact-check; default: llm.fact_checkers, Gemini 2.5 Pro and Flash)")
+	fs.StringSliceVar(&v.factCheckers, "fact-checkers", nil, "fact-check models, comma-separated: MODEL uses the provider's own web search, MODEL@SEARCH (serpapi, brave, tavily, searxng) any model with a search API (implies --fact-check; default: llm.fact_checkers, Gemini 2.5 Pro and Flash)")
 	fs.IntVar(&v.votes, "votes", 3, "votes per fact-checker (the paper: 2 models × 3 votes)")
 	fs.BoolVar(&v.earlyStop, "early-stop", false, "cast the first votes and the rest only when they disagree (saves calls)")
 	fs.Float64Var(&v.maxCost, "max-cost", 0, "stop starting model calls once this many US dollars are spent (default: llm.max_cost; 0 = no limit)")
@@ -209,15 +210,28 @@ func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval
 		opt := judge.FactCheckOptions{Prompts: v.prompts}
 		ens := judge.Ensemble{Votes: v.votes, EarlyStop: v.earlyStop}
 		for _, spec := range specs {
-			c, err := m.client(ctx, spec)
+			model, engine, withSearch := strings.Cut(spec, "@")
+			c, err := m.client(ctx, model)
 			if err != nil {
 				return nil, err
 			}
-			w, err := judge.NewWebChecker(c, opt)
-			if err != nil {
-				return nil, err
+			if !withSearch {
+				w, err := judge.NewWebChecker(c, opt)
+				if err != nil {
+					return nil, err
+				}
+				ens.Checkers = append(ens.Checkers, w)
+				continue
 			}
-			ens.Checkers = append(ens.Checkers, w)
+			s, err := search.NewSearcher(engine, a.searchOptions(engine))
+			if err != nil {
+				return nil, fmt.Errorf("fact-checker %s: %w", spec, err)
+			}
+			sc, err := judge.NewSearchChecker(c, searchAdapter{s}, engine, a.cfg.Search.Results, opt)
+			if err != nil {
+				return nil, fmt.Errorf("fact-checker %s: %w", spec, err)
+			}
+			ens.Checkers = append(ens.Checkers, sc)
 		}
 		o.FactCheck = func(ctx context.Context, in eval.FactInput) (claimtrace.Fact, error) {
 			return ens.Check(ctx, judge.FactQuery{Claim: in.Claim, Context: in.Context, Cutoff: in.Cutoff})
@@ -225,6 +239,21 @@ func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval
 		o.FactCheckName = fmt.Sprintf("%s×%d", strings.Join(specs, "+"), v.votes)
 	}
 	return m, nil
+}
+
+// searchAdapter gives the fact-checkers a search client.
+type searchAdapter struct{ s search.Searcher }
+
+func (a searchAdapter) Search(ctx context.Context, q string, n int) ([]judge.SearchResult, error) {
+	rs, err := a.s.Search(ctx, q, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]judge.SearchResult, len(rs))
+	for i, r := range rs {
+		out[i] = judge.SearchResult{Title: r.Title, URL: r.URL, Snippet: r.Snippet}
+	}
+	return out, nil
 }
 
 // setRun records the run id that every model call is accounted under.

@@ -234,6 +234,9 @@ func (e *Evaluator) listReports() ([]reportFile, []Failure, error) {
 		if ext != ".json" && ext != ".md" && ext != ".txt" || strings.HasPrefix(name, ".") {
 			continue
 		}
+		if notReport(name) {
+			continue
+		}
 		id := strings.TrimSuffix(name, filepath.Ext(name))
 		if len(want) > 0 && !want[id] {
 			continue
@@ -262,6 +265,13 @@ func (e *Evaluator) listReports() ([]reportFile, []Failure, error) {
 	sort.Slice(files, func(i, j int) bool { return files[i].Task < files[j].Task })
 	sort.Slice(fails, func(i, j int) bool { return fails[i].Task < fails[j].Task })
 	return files, fails, nil
+}
+
+// notReport recognises the files claimtrace itself writes beside reports:
+// run and pull manifests.
+func notReport(name string) bool {
+	return name == "run-manifest.json" || name == "manifest.json" || name == "pull-manifest.json" ||
+		strings.HasSuffix(name, ".manifest.json")
 }
 
 // Failure is a report that could not be scored, with the reason.

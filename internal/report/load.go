@@ -129,6 +129,15 @@ func decodeJSON(data []byte) (string, error) {
 			return t, nil
 		}
 	}
+	// A failed run of `claimtrace run` (or a similar runner) records its
+	// status and error instead of a report: say so.
+	var status, errText string
+	if raw, ok := doc["status"]; ok && json.Unmarshal(raw, &status) == nil && status != "" && status != "done" {
+		if raw, ok := doc["error"]; ok {
+			json.Unmarshal(raw, &errText)
+		}
+		return "", fmt.Errorf("no report: the run recorded this task as %s: %s (rerun the agent to retry it): %w", status, errText, claimtrace.ErrInvalid)
+	}
 	keys := slices.Sorted(maps.Keys(doc))
 	return "", fmt.Errorf("no text in any of the fields %s (found %s): %w", strings.Join(textKeys, ", "), strings.Join(keys, ", "), claimtrace.ErrInvalid)
 }

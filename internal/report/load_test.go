@@ -115,3 +115,10 @@ func TestLoad(t *testing.T) {
 		t.Errorf("Load(bad json) error = %v", err)
 	}
 }
+
+func TestDecodeFailedRunRecord(t *testing.T) {
+	_, err := Decode("2101.00002.json", []byte(`{"task_id":"2101.00002","status":"context_length","error":"prompt too long","prompt":"Please research widgets and write a long survey about them."}`))
+	if !errors.Is(err, claimtrace.ErrInvalid) || !strings.Contains(err.Error(), "recorded this task as context_length: prompt too long") {
+		t.Errorf("Decode(failed run record) = %v, want the run's status and error, never the prompt as a report", err)
+	}
+}

@@ -1,0 +1,4 @@
+package agent
+
+// WriteRecord exposes writeRecord to the external tests.
+var WriteRecord = writeRecord
