@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"runtime"
-	"runtime/debug"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
