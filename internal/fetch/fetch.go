@@ -31,6 +31,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/backoff"
 )
 
 // Defaults applied by New to zero Options fields.
@@ -294,7 +295,7 @@ func (c *Client) live(ctx context.Context, rawURL string, u *url.URL) (*Page, er
 			return c.failed(rawURL, last, fmt.Errorf("fetch %s: %w after %d attempts: %w", rawURL, claimtrace.ErrUnreachable, attempt+1, err))
 		}
 		if retry {
-			if err := sleep(ctx, c.backoff(attempt, retryAfter)); err != nil {
+			if err := backoff.Sleep(ctx, c.backoff(attempt, retryAfter)); err != nil {
 				return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
 			}
 		}
@@ -336,7 +337,7 @@ func (c *Client) once(ctx context.Context, rawURL string, u *url.URL) (*Page, ti
 		FetchedAt:   c.opts.Now().UTC(),
 		SHA256:      hashHex(body),
 	}
-	return p, retryAfter(resp.Header.Get("Retry-After"), c.opts.Now()), nil
+	return p, backoff.RetryAfter(resp.Header.Get("Retry-After"), c.opts.Now()), nil
 }
 
 // readCapped reads at most max bytes of r, reporting whether more remained.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/backoff"
 )
 
 // Error kinds, matched with errors.Is. Only ErrRateLimit and ErrTransient
@@ -237,22 +238,7 @@ func retryAfter(h http.Header) time.Duration {
 			return time.Duration(ms * float64(time.Millisecond))
 		}
 	}
-	v := h.Get("Retry-After")
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s > 0 {
-			return time.Duration(s * float64(time.Second))
-		}
-		return 0
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := time.Until(t); d > 0 {
-			return d
-		}
-	}
-	return 0
+	return backoff.RetryAfter(h.Get("Retry-After"), time.Now())
 }
 
 var (

@@ -14,10 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +23,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/backoff"
 )
 
 // Sources of a Record.
@@ -211,7 +210,7 @@ func (c *Client) get(ctx context.Context, api string, lim *rate.Limiter, u strin
 		if attempt >= c.opts.Retries {
 			return nil, fmt.Errorf("%s %s: %w after %d attempts: %w", api, u, claimtrace.ErrUnreachable, attempt+1, lastErr)
 		}
-		if err := sleep(ctx, backoff(c.opts.Backoff, c.opts.MaxWait, attempt, wait)); err != nil {
+		if err := backoff.Sleep(ctx, backoff.Delay(c.opts.Backoff, c.opts.MaxWait, attempt, wait)); err != nil {
 			return nil, fmt.Errorf("%s %s: %w", api, u, err)
 		}
 	}
@@ -235,7 +234,7 @@ func (c *Client) once(ctx context.Context, u string) (body []byte, status int, w
 	if len(body) > maxBody {
 		return nil, 0, 0, fmt.Errorf("response over %d bytes: %w", maxBody, claimtrace.ErrTooLarge)
 	}
-	return body, resp.StatusCode, retryAfter(resp.Header.Get("Retry-After"), c.opts.Now()), nil
+	return body, resp.StatusCode, backoff.RetryAfter(resp.Header.Get("Retry-After"), c.opts.Now()), nil
 }
 
 // snippet returns the start of a body for error messages.
@@ -245,46 +244,6 @@ func snippet(b []byte) string {
 		b = b[:200]
 	}
 	return strings.ToValidUTF8(string(b), "?")
-}
-
-// backoff is full-jitter exponential backoff, at least the server's
-// Retry-After, at most max.
-func backoff(base, max time.Duration, attempt int, retryAfter time.Duration) time.Duration {
-	d := base << min(attempt, 16)
-	if d <= 0 || d > max {
-		d = max
-	}
-	d = d/2 + rand.N(d/2+1)
-	if retryAfter > d {
-		d = retryAfter
-	}
-	return min(d, max)
-}
-
-// retryAfter parses a Retry-After header (delay-seconds or HTTP-date).
-func retryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		return time.Duration(max(0, min(n, 86400))) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // polite adds the polite-pool parameters (mailto, OpenAlex api_key) to v.

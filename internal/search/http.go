@@ -7,14 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/backoff"
 )
 
 // maxBody caps an API answer: search pages are a few KB, scraped pages
@@ -95,7 +94,7 @@ func (o Options) once(ctx context.Context, r request) ([]byte, time.Duration, er
 	}
 	e := &Error{Provider: r.provider, Op: r.op, Status: resp.StatusCode, Code: code, msg: o.scrub(truncate(msg, 300))}
 	e.Kind = kindOf(resp.StatusCode, code, msg)
-	return nil, retryAfter(resp.Header.Get("Retry-After"), time.Now()), e
+	return nil, backoff.RetryAfter(resp.Header.Get("Retry-After"), time.Now()), e
 }
 
 // kindOf classifies a failed HTTP answer.
@@ -123,26 +122,7 @@ func (o Options) wait(attempt int, retryAfter time.Duration) time.Duration {
 	if retryAfter > 0 {
 		return min(retryAfter, o.MaxWait)
 	}
-	d := o.Backoff << min(attempt-1, 20)
-	if d <= 0 || d > o.MaxWait {
-		d = o.MaxWait
-	}
-	return d/2 + time.Duration(rand.Float64()*float64(d/2))
-}
-
-// retryAfter parses a Retry-After header: seconds or an HTTP date.
-func retryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil && s > 0 {
-		return time.Duration(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
+	return backoff.Delay(o.Backoff, o.MaxWait, attempt-1, 0)
 }
 
 // errorInfo reads the provider's error code and message from an error
