@@ -594,4 +594,3 @@ func TestFetchSnapshotCanonicalLookup(t *testing.T) {
 		t.Errorf("custom Canon lookup = %v, %v", p, err)
 	}
 }
-
