@@ -2,6 +2,7 @@ package biblio
 
 import (
 	"fmt"
+	"github.com/claimtrace/claimtrace/internal/cputime"
 	"sort"
 	"testing"
 	"time"
@@ -49,7 +50,7 @@ func BenchmarkNewIndex(b *testing.B) {
 	refs, _ := benchGT(b)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := cputime.Process()
 	for b.Loop() {
 		NewIndex(refs)
 	}
@@ -67,7 +68,7 @@ func BenchmarkNewIndexAll(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := cputime.Process()
 	for b.Loop() {
 		for _, refs := range gt {
 			NewIndex(refs)
@@ -82,7 +83,7 @@ func BenchmarkMatch(b *testing.B) {
 	ix := NewIndex(refs)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := cputime.Process()
 	for b.Loop() {
 		for _, w := range works {
 			ix.Match(w)
@@ -95,7 +96,7 @@ func BenchmarkMatch(b *testing.B) {
 // reportCPU reports the process CPU time per operation (per unit when an
 // operation handles several) since cpu was read.
 func reportCPU(b *testing.B, cpu time.Duration, units int) {
-	if d := processCPU() - cpu; d > 0 {
+	if d := cputime.Process() - cpu; d > 0 {
 		name := "cpu-ns/op"
 		if units > 1 {
 			name = "cpu-ns/work"

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/claimtrace/claimtrace/internal/cputime"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,13 +78,13 @@ func BenchmarkMetrics(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cputime.Process()
 	for b.Loop() {
 		if _, err := ix.Metrics(DefaultTau); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportPerClaim(b, cpuTime()-cpu, n)
+	reportPerClaim(b, cputime.Process()-cpu, n)
 }
 
 // reportPerClaim reports wall-clock and CPU nanoseconds per claim (CPU
@@ -100,13 +101,13 @@ func BenchmarkIndex(b *testing.B) {
 	g := generated(n)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cputime.Process()
 	for b.Loop() {
 		if _, err := NewIndex(g); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportPerClaim(b, cpuTime()-cpu, n)
+	reportPerClaim(b, cputime.Process()-cpu, n)
 }
 
 // realSources reads the fetched page texts a real deep-research report

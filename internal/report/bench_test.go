@@ -1,6 +1,10 @@
 package report
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/claimtrace/claimtrace/internal/cputime"
+)
 
 // BenchmarkParse measures parse throughput over every shared report.
 func BenchmarkParse(b *testing.B) {
@@ -12,13 +16,13 @@ func BenchmarkParse(b *testing.B) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := cputime.Process()
 	for b.Loop() {
 		for _, r := range reports {
 			Parse(r.text)
 		}
 	}
-	if d := processCPU() - cpu; d > 0 {
+	if d := cputime.Process() - cpu; d > 0 {
 		b.ReportMetric(float64(size)*float64(b.N)/d.Seconds()/1e6, "MB/cpu-s")
 	}
 	b.ReportMetric(float64(len(reports)), "reports")

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/claimtrace/claimtrace/internal/cputime"
 	"io"
 	"os"
 	"os/exec"
@@ -50,11 +51,11 @@ func BenchmarkSelectVsJQ(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		cpu0 := cpuTime()
+		cpu0 := cputime.Process()
 		start := time.Now()
 		st, err := arxivsnap.Select(context.Background(), bufio.NewReaderSize(in, 1<<20), io.Discard, f, arxivsnap.Options{})
 		ours := time.Since(start)
-		oursCPU := cpuTime() - cpu0
+		oursCPU := cputime.Process() - cpu0
 		in.Close()
 		if err != nil {
 			b.Fatal(err)

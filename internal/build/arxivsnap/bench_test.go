@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/claimtrace/claimtrace/internal/cputime"
 	"io"
 	"os"
 	"path/filepath"
@@ -66,7 +67,7 @@ func BenchmarkSelect(b *testing.B) {
 	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			b.SetBytes(int64(buf.Len()))
-			cpu0, n := cpuTime(), 0
+			cpu0, n := cputime.Process(), 0
 			for b.Loop() {
 				if _, err := arxivsnap.Select(context.Background(), bytes.NewReader(buf.Bytes()), io.Discard, f,
 					arxivsnap.Options{Workers: workers}); err != nil {
@@ -74,7 +75,7 @@ func BenchmarkSelect(b *testing.B) {
 				}
 				n++
 			}
-			if cpu := cpuTime() - cpu0; cpu > 0 {
+			if cpu := cputime.Process() - cpu0; cpu > 0 {
 				b.ReportMetric(float64(n*buf.Len())/1e6/cpu.Seconds(), "MB/cpu-s")
 			}
 		})

@@ -3,34 +3,13 @@
 package latex_test
 
 import (
+	"github.com/claimtrace/claimtrace/internal/cputime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/claimtrace/claimtrace/internal/build/latex"
 )
-
-// minTime returns the least CPU time of three runs of f: CPU time, not
-// wall time, so that other processes on the machine do not skew it.
-func minTime(f func()) time.Duration {
-	best := time.Duration(1<<63 - 1)
-	for range 3 {
-		start := cpuTime()
-		f()
-		best = min(best, cpuTime()-start)
-	}
-	return best
-}
-
-// cpuTime returns the user and system CPU time this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // TestLinearTime feeds every reader long runs of unbalanced constructs, the
 // shapes that made earlier versions quadratic (20 s and 2 min on 200 KB):
@@ -51,8 +30,8 @@ func TestLinearTime(t *testing.T) {
 	} {
 		small := strings.Repeat(unit, 5000)
 		large := strings.Repeat(unit, 20000)
-		ts := minTime(func() { run(small) })
-		tl := minTime(func() { run(large) })
+		ts := cputime.Min(func() { run(small) })
+		tl := cputime.Min(func() { run(large) })
 		if tl > 10*ts && tl > 100*time.Millisecond {
 			t.Errorf("%q: ×5000 took %v, ×20000 took %v: not linear", unit, ts, tl)
 		}
