@@ -58,6 +58,7 @@ Start with:
 		a.buildCmd(),
 		a.runCmd(),
 		a.runsCmd(),
+		a.leaderboardCmd(),
 	)
 	return root
 }

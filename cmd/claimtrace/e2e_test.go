@@ -296,3 +296,32 @@ func TestStoredGraphQueries(t *testing.T) {
 		t.Errorf("runs: %s", out)
 	}
 }
+
+// TestLeaderboard compares two evaluations of the demo: one judged
+// offline, one without a judge; rows are sorted and the missing match rate
+// shows as a dash, never as zero.
+func TestLeaderboard(t *testing.T) {
+	dir := t.TempDir()
+	if err := demoMaterialize(dir); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"eval", "--dataset", filepath.Join(dir, "dataset"), "--reports", filepath.Join(dir, "reports"),
+		"--store", filepath.Join(dir, "s.db"), "--snapshot", filepath.Join(dir, "snapshot"), "--offline"}
+	for _, sys := range []struct{ name, judge string }{{"judged", "offline"}, {"unjudged", "none"}} {
+		args := append(append([]string{}, base...), "--out", filepath.Join(dir, sys.name), "--judge", sys.judge)
+		if _, errOut, code := cli(t, args...); code != 0 {
+			t.Fatalf("eval %s: %s", sys.name, errOut)
+		}
+	}
+	out, errOut, code := cli(t, "leaderboard", "--by", "match", filepath.Join(dir, "unjudged"), filepath.Join(dir, "judged"))
+	if code != 0 {
+		t.Fatalf("leaderboard: %s", errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[1], "judged") || !strings.Contains(lines[2], "unjudged") || !strings.Contains(lines[2], "—") {
+		t.Errorf("leaderboard:\n%s", out)
+	}
+	if _, errOut, code := cli(t, "leaderboard", dir); code == 0 || !strings.Contains(errOut, "--out directory") {
+		t.Errorf("a directory without summary.json: exit %d, %s", code, errOut)
+	}
+}

@@ -23,6 +23,7 @@ type CitationSummary struct {
 	Unresolvable int `json:"unresolvable"`
 	PostCutoff   int `json:"post_cutoff"`
 	SourceSurvey int `json:"source_survey"`
+	NotInGT      int `json:"not_in_ground_truth"`
 	Hits         int `json:"hits"`
 	GTHits       int `json:"gt_hits"`
 	GTSize       int `json:"gt_size"`
@@ -73,6 +74,7 @@ func (c *citationAcc) add(s CitationScore) {
 	c.s.Unresolvable += s.Unresolvable
 	c.s.PostCutoff += s.PostCutoff
 	c.s.SourceSurvey += s.SourceSurvey
+	c.s.NotInGT += s.NotInGT
 	c.s.Hits += s.Hits
 	c.s.GTHits += s.GTHits
 	c.s.GTSize += s.GTSize

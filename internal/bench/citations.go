@@ -85,6 +85,7 @@ func ScoreCitations(in CitationInput) CitationScore {
 			miss(ReasonPostCutoff, "published "+w.Published.Format("2006-01")+", cutoff "+in.Cutoff.Format("2006-01"))
 		default:
 			s.Papers++
+			s.NotInGT++
 			miss(ReasonNotInGT, "")
 		}
 	}

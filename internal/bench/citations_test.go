@@ -43,7 +43,7 @@ func TestScoreCitations(t *testing.T) {
 		IsSurvey: func(w claimtrace.Work) bool { return w.Key == "arxiv:2401.00001" },
 	})
 	// Papers: lewis, dpr (one work for two URLs), survey, post-cutoff, not-in-GT = 5.
-	want := CitationScore{Papers: 5, Web: 1, Unresolvable: 1, PostCutoff: 1, SourceSurvey: 1, Hits: 2, GTHits: 2, GTSize: 10, Refs: 5, Dangling: 2}
+	want := CitationScore{Papers: 5, Web: 1, Unresolvable: 1, PostCutoff: 1, SourceSurvey: 1, NotInGT: 1, Hits: 2, GTHits: 2, GTSize: 10, Refs: 5, Dangling: 2}
 	got := s
 	got.Matched, got.Unmatched, got.Precision, got.CompatPrecision, got.F1 = nil, nil, nil, nil, nil
 	got.Recall = 0

@@ -51,6 +51,7 @@ type CitationScore struct {
 	Unresolvable int `json:"unresolvable"` // distinct citations with no identity
 	PostCutoff   int `json:"post_cutoff"`
 	SourceSurvey int `json:"source_survey"`
+	NotInGT      int `json:"not_in_ground_truth"`
 	Hits         int `json:"hits"`     // matched works
 	GTHits       int `json:"gt_hits"`  // distinct ground-truth references matched
 	GTSize       int `json:"gt_size"`  // distinct ground-truth references

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/eval"
+)
+
+// leaderRow is one system on the leaderboard.
+type leaderRow struct {
+	System    string   `json:"system"`
+	Dir       string   `json:"dir"`
+	Reports   int      `json:"reports"`
+	Failed    int      `json:"failed"`
+	Precision *float64 `json:"precision"`
+	Compat    *float64 `json:"compat_precision"`
+	Recall    *float64 `json:"recall"`
+	F1        *float64 `json:"f1"`
+	Refs      *float64 `json:"refs_per_report"`
+	MatchRate *float64 `json:"match_rate"`
+	CitedPer  *float64 `json:"cited_statements_per_report"`
+	Factual   *float64 `json:"factual_accuracy"`
+	NonCited  *float64 `json:"non_cited_statements_per_report"`
+	PCov      *float64 `json:"pcov"`
+	PSnd      *float64 `json:"psnd"`
+	CTran     *float64 `json:"ctran"`
+	Cost      float64  `json:"llm_cost_usd"`
+	Judge     string   `json:"judge"`
+	Mode      string   `json:"mode"`
+}
+
+var leaderMetrics = map[string]func(r leaderRow) *float64{
+	"precision": func(r leaderRow) *float64 { return r.Precision },
+	"recall":    func(r leaderRow) *float64 { return r.Recall },
+	"f1":        func(r leaderRow) *float64 { return r.F1 },
+	"match":     func(r leaderRow) *float64 { return r.MatchRate },
+	"factual":   func(r leaderRow) *float64 { return r.Factual },
+	"pcov":      func(r leaderRow) *float64 { return r.PCov },
+	"psnd":      func(r leaderRow) *float64 { return r.PSnd },
+}
+
+func (a *app) leaderboardCmd() *cobra.Command {
+	var by string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "leaderboard OUT_DIR...",
+		Short: "Compare evaluation runs side by side (ReportBench's Table 1, judge swaps, tool budgets)",
+		Long: `Read the summary.json of each evaluation output directory and print one row
+per system: citation precision (paper and compat), recall, F1, references per
+report, cited-statement match rate, factual accuracy, PCov, PSnd, CTran and the
+run's model cost. A system is named by its directory.
+
+Use it for the paper's comparisons: several agents on one dataset, one agent
+judged by two model families (A.2.4), one agent under several tool budgets
+(A.2.5: the tools-3/, tools-5/, tools-10/ directories of 'claimtrace run').`,
+		Example: "  claimtrace leaderboard results/o3 results/gemini results/claude\n  claimtrace leaderboard results/* --by match --json",
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			key, ok := leaderMetrics[by]
+			if !ok {
+				names := make([]string, 0, len(leaderMetrics))
+				for k := range leaderMetrics {
+					names = append(names, k)
+				}
+				sort.Strings(names)
+				return fmt.Errorf("--by %q: want one of %s: %w", by, strings.Join(names, ", "), claimtrace.ErrInvalid)
+			}
+			var rows []leaderRow
+			for _, dir := range args {
+				r, err := readLeaderRow(dir)
+				if err != nil {
+					return err
+				}
+				rows = append(rows, r)
+			}
+			sort.SliceStable(rows, func(i, j int) bool {
+				x, y := key(rows[i]), key(rows[j])
+				switch {
+				case x == nil:
+					return false
+				case y == nil:
+					return true
+				}
+				return *x > *y
+			})
+			if asJSON {
+				return writeIndentedJSON(a.stdout, rows)
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(tw, "system\treports\tprecision\tcompat P\trecall\tF1\trefs\tmatch rate\tfactual\tPCov\tPSnd\tCTran\tcost $\t")
+			for _, r := range rows {
+				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", r.System, r.Reports,
+					frac(r.Precision), frac(r.Compat), frac(r.Recall), frac(r.F1), num(r.Refs), pct(r.MatchRate), pct(r.Factual),
+					pct(r.PCov), pct(r.PSnd), pct(r.CTran), r.Cost)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&by, "by", "precision", "sort by: precision, recall, f1, match, factual, pcov, psnd")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func readLeaderRow(dir string) (leaderRow, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		return leaderRow{}, fmt.Errorf("leaderboard: %w (is %s the --out directory of claimtrace eval?)", err, dir)
+	}
+	var s eval.Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return leaderRow{}, fmt.Errorf("leaderboard: %s/summary.json: %w: %v", dir, claimtrace.ErrInvalid, err)
+	}
+	c := s.Citation
+	return leaderRow{
+		System: filepath.Base(filepath.Clean(dir)), Dir: dir, Reports: s.Reports, Failed: s.ReportsFailed,
+		Precision: c.Precision, Compat: c.CompatPrecision, Recall: c.Recall, F1: c.F1, Refs: c.RefsPerReport,
+		MatchRate: s.Cited.MatchRate, CitedPer: s.Cited.StatementsPerReport,
+		Factual: s.NonCited.FactualAccuracy, NonCited: s.NonCited.StatementsPerReport,
+		PCov: s.AAR.PCov, PSnd: s.AAR.PSnd, CTran: s.AAR.CTran, Cost: s.LLM.CostUSD, Judge: s.Cited.Judge, Mode: s.Mode,
+	}, nil
+}
+
+// frac prints a 0..1 figure with three decimals, as the paper's tables do.
+func frac(v *float64) string {
+	if v == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f", *v)
+}
