@@ -317,16 +317,17 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 				return err
 			}
 			results[i] = r
+			// Progress is reported under the lock: callers need not be
+			// safe for concurrent use.
 			mu.Lock()
+			defer mu.Unlock()
 			done++
-			n := done
-			mu.Unlock()
 			if e.opts.Progress != nil {
 				var perr error
 				if r.Status == store.StatusFailed {
 					perr = errors.New(r.Error)
 				}
-				e.opts.Progress(Progress{Done: n, Total: len(files), Task: f.Task, Err: perr})
+				e.opts.Progress(Progress{Done: done, Total: len(files), Task: f.Task, Err: perr})
 			}
 			return nil
 		})
