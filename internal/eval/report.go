@@ -183,7 +183,7 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 			res.FailedSources = append(res.FailedSources, k)
 		}
 		w := r.Work
-		if w.Kind == claimtrace.WorkUnknown && hints[k] != "" && scholarlyURL(w.URL) {
+		if w.Kind == claimtrace.WorkUnknown && hints[k] != "" && biblio.IsScholarlyURL(w.URL) {
 			w.Title, w.Kind, w.Via = hints[k], claimtrace.WorkPaper, "reference_list"
 			w.Key = biblio.Key(w)
 		}
@@ -328,19 +328,6 @@ func mergeWork(dst *claimtrace.Work, w claimtrace.Work) {
 	if dst.Kind != claimtrace.WorkPaper && w.Kind == claimtrace.WorkPaper {
 		dst.Kind = w.Kind
 	}
-}
-
-// scholarlyURL reports whether a URL's host is a scholarly one.
-func scholarlyURL(raw string) bool {
-	c, err := biblio.CanonicalURL(raw)
-	if err != nil {
-		return false
-	}
-	host := strings.TrimPrefix(c, "https://")
-	if i := strings.IndexAny(host, "/?"); i >= 0 {
-		host = host[:i]
-	}
-	return biblio.IsScholarlyHost(host)
 }
 
 // surveyTest recognises the task's own survey among cited works.
