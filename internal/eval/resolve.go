@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/url"
 	"strings"
 
 	"github.com/claimtrace/claimtrace"
@@ -178,10 +177,6 @@ func (e *Evaluator) resolveURL(ctx context.Context, raw string, r *sourceResult)
 	w.URL = raw
 	w.ArXivID = biblio.ArXivID(raw)
 	w.DOI = biblio.DOI(raw)
-	host := ""
-	if u, err := url.Parse(raw); err == nil {
-		host = strings.ToLower(u.Hostname())
-	}
 	if _, err := biblio.CanonicalURL(raw); err != nil {
 		w.Kind, w.Status = claimtrace.WorkUnknown, "invalid url"
 		return
@@ -254,7 +249,7 @@ func (e *Evaluator) resolveURL(ctx context.Context, raw string, r *sourceResult)
 			w.Via = "url_id"
 		}
 	case w.Kind == claimtrace.WorkPaper:
-	case r.Fetched && biblio.IsScholarlyHost(host):
+	case r.Fetched && biblio.IsScholarlyURL(raw):
 		w.Kind, w.Via = claimtrace.WorkPaper, "host"
 	case r.Fetched:
 		w.Kind, w.Via = claimtrace.WorkWeb, "page"
