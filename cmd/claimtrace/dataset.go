@@ -104,8 +104,9 @@ func (a *app) datasetShowCmd() *cobra.Command {
 			if len(st.GTMissing) > 0 {
 				fmt.Fprintf(a.stdout, "\nmissing ground truth: %v\n", st.GTMissing)
 			}
-			fmt.Fprintln(a.stdout, "\nTASK\tCUTOFF\tGT\tTITLE")
+			fmt.Fprintln(a.stdout)
 			tw = tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "TASK\tCUTOFF\tGT\tTITLE")
 			for _, t := range d.Tasks {
 				c, src := bench.Cutoff(t)
 				refs, _ := d.GT(t.ArXivID)
