@@ -44,18 +44,25 @@ func (a *app) evalCmd() *cobra.Command {
 Each report is parsed (claims and citations with byte spans), every cited
 source is resolved (snapshot, page cache or the web; identifiers; arXiv,
 Crossref and OpenAlex), cited works are matched against the survey's
-ground-truth references, and citation precision, recall and F1 are computed
-per report and aggregated (macro, micro, per domain).
+ground-truth references (precision, recall, F1, with a reason for every
+miss), every (claim, source) pair is judged (match rate; the offline judge by
+default, --judge MODEL for a model), check-worthy non-cited claims are
+fact-checked when --fact-check is given (factual accuracy), and the report's
+provenance graph is scored (PCov, PSnd, CTran, AEff). Figures are aggregated
+macro, micro and per domain.
 
 Reports are <arxiv_id>.json (text in "response", "content", "text",
 "message", "output" or "result"), <arxiv_id>.md or <arxiv_id>.txt.
 
-Outputs: OUT/summary.json and OUT/reports/<arxiv_id>.json. Every unit of work
-is stored as soon as it is done: after a crash or Ctrl-C, rerun the same
-command and it resumes.`,
+Outputs: OUT/summary.json, OUT/reports/<arxiv_id>.json (every claim with its
+span, citations, verdicts and evidence), OUT/graphs/<arxiv_id>.json and
+OUT/manifest.json. Every unit of work is stored as soon as it is done: after
+a crash or Ctrl-C, rerun the same command and it resumes; --retry-failed
+redoes what failed. --dry-run prices the model calls before spending.`,
 		Example: `  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3
   claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --snapshot snap --offline
-  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --tasks 2312.04861 --json`,
+  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --tasks 2312.04861 --json
+  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --judge openai:gpt-4o --fact-check --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runEval(cmd, f)

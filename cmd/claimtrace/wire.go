@@ -51,7 +51,7 @@ type fetchFlags struct {
 }
 
 func (f *fetchFlags) add(fs *pflag.FlagSet) {
-	fs.StringVar(&f.snapshot, "snapshot", "", "read cited pages from this snapshot directory first (see `claimtrace snapshot`)")
+	fs.StringVar(&f.snapshot, "snapshot", "", "read cited pages from this snapshot directory first (made by claimtrace snapshot)")
 	fs.BoolVar(&f.offline, "offline", false, "never open a socket: only the snapshot (and identifiers in URLs) are used")
 	fs.StringSliceVar(&f.allowHosts, "allow-host", nil, "host or CIDR that may resolve to a private address (intranet mirrors, tests); repeatable")
 }
