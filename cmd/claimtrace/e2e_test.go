@@ -325,3 +325,32 @@ func TestLeaderboard(t *testing.T) {
 		t.Errorf("a directory without summary.json: exit %d, %s", code, errOut)
 	}
 }
+
+// TestEvalRefusesPrivateAddresses evaluates reports whose citations point
+// at a server on loopback, without --allow-host: no request reaches it, and
+// the citations count as unresolvable, not as papers.
+func TestEvalRefusesPrivateAddresses(t *testing.T) {
+	f := newCrashFixture(t, 1, 3, 0)
+	out, errOut, code := cli(t, "eval", "--config", f.config, "--dataset", f.dataset, "--reports", f.reports,
+		"--out", filepath.Join(f.dir, "out"), "--store", filepath.Join(f.dir, "s.db"), "--no-scholar", "--json")
+	if code != 0 {
+		t.Fatalf("eval: %s", errOut)
+	}
+	if n := f.totalHits(); n != 0 {
+		t.Errorf("%d requests reached the loopback server", n)
+	}
+	var sum struct {
+		Citation struct {
+			Unresolvable int `json:"unresolvable"`
+			Papers       int `json:"papers"`
+		} `json:"citation"`
+	}
+	json.Unmarshal([]byte(out), &sum)
+	if sum.Citation.Unresolvable != 4 || sum.Citation.Papers != 0 {
+		t.Errorf("citation = %+v, want 4 unresolvable, 0 papers", sum.Citation)
+	}
+	res, _ := os.ReadFile(filepath.Join(f.dir, "out", "reports", "2101.00001.json"))
+	if !strings.Contains(string(res), `"status": "blocked"`) {
+		t.Errorf("sources are not marked blocked")
+	}
+}
