@@ -354,3 +354,35 @@ func TestEvalRefusesPrivateAddresses(t *testing.T) {
 		t.Errorf("sources are not marked blocked")
 	}
 }
+
+// TestInterruptStopsCleanly sends SIGINT to a running evaluation: it exits
+// 130 saying that finished work is kept, and the rerun completes.
+func TestInterruptStopsCleanly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	f := newCrashFixture(t, 3, 6, 40*time.Millisecond)
+	args := f.args(filepath.Join(f.dir, "s.db"), filepath.Join(f.dir, "out"))
+	cmd := child(t, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for f.totalHits() < 4 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	code := cmd.ProcessState.ExitCode()
+	if code != 130 || !strings.Contains(stderr.String(), "finished work is stored") {
+		t.Fatalf("after SIGINT: exit %d (%v), stderr %q", code, err, stderr.String())
+	}
+	if b, err := child(t, args...).CombinedOutput(); err != nil {
+		t.Fatalf("rerun: %v\n%s", err, b)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "out", "summary.json")); err != nil {
+		t.Errorf("the rerun wrote no summary: %v", err)
+	}
+}

@@ -16,7 +16,7 @@ import (
 // (kill -9, exit codes) need no separate build.
 func TestMain(m *testing.M) {
 	if os.Getenv("CLAIMTRACE_TEST_MAIN") == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		main() // the real entry point: signal handling and exit codes included
 	}
 	os.Exit(m.Run())
 }
