@@ -59,6 +59,7 @@ Start with:
 		a.runCmd(),
 		a.runsCmd(),
 		a.leaderboardCmd(),
+		a.analyzeCmd(),
 	)
 	return root
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/analysis"
 	"github.com/claimtrace/claimtrace/internal/eval"
 )
 
@@ -36,6 +38,8 @@ type leaderRow struct {
 	Cost      float64  `json:"llm_cost_usd"`
 	Judge     string   `json:"judge"`
 	Mode      string   `json:"mode"`
+	// CI holds the bootstrap intervals of the macro metrics (--ci).
+	CI []analysis.Interval `json:"ci,omitempty"`
 }
 
 var leaderMetrics = map[string]func(r leaderRow) *float64{
@@ -50,7 +54,8 @@ var leaderMetrics = map[string]func(r leaderRow) *float64{
 
 func (a *app) leaderboardCmd() *cobra.Command {
 	var by string
-	var asJSON bool
+	var asJSON, ci bool
+	var bf bootstrapFlags
 	cmd := &cobra.Command{
 		Use:   "leaderboard OUT_DIR...",
 		Short: "Compare evaluation runs side by side (ReportBench's Table 1, judge swaps, tool budgets)",
@@ -61,8 +66,14 @@ run's model cost. A system is named by its directory.
 
 Use it for the paper's comparisons: several agents on one dataset, one agent
 judged by two model families (A.2.4), one agent under several tool budgets
-(A.2.5: the tools-3/, tools-5/, tools-10/ directories of 'claimtrace run').`,
-		Example: "  claimtrace leaderboard results/o3 results/gemini results/claude\n  claimtrace leaderboard results/* --by match --json",
+(A.2.5: the tools-3/, tools-5/, tools-10/ directories of 'claimtrace run').
+
+--ci adds a 95% percentile bootstrap interval to each macro metric
+(precision, recall, F1, match rate, factual accuracy, PCov, PSnd),
+resampling the run's reports (reports/<task>.json); the seed makes it
+reproducible. To test whether two rows really differ, use the paired
+'claimtrace analyze compare'.`,
+		Example: "  claimtrace leaderboard results/o3 results/gemini results/claude\n  claimtrace leaderboard results/* --by match --json\n  claimtrace leaderboard results/* --ci --resamples 2000",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			key, ok := leaderMetrics[by]
@@ -80,6 +91,15 @@ judged by two model families (A.2.4), one agent under several tool budgets
 				if err != nil {
 					return err
 				}
+				if ci {
+					run, err := analysis.LoadRun(dir)
+					if err != nil {
+						return fmt.Errorf("leaderboard --ci: %w", err)
+					}
+					if r.CI, err = analysis.Intervals(run.Reports, analysis.Metrics(), bf.options()); err != nil {
+						return err
+					}
+				}
 				rows = append(rows, r)
 			}
 			sort.SliceStable(rows, func(i, j int) bool {
@@ -95,6 +115,9 @@ judged by two model families (A.2.4), one agent under several tool budgets
 			if asJSON {
 				return writeIndentedJSON(a.stdout, rows)
 			}
+			if ci {
+				return printLeaderCI(a.stdout, rows, bf)
+			}
 			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "system\treports\tprecision\tcompat P\trecall\tF1\trefs\tmatch rate\tfactual\tPCov\tPSnd\tCTran\tcost $\t")
 			for _, r := range rows {
@@ -107,7 +130,37 @@ judged by two model families (A.2.4), one agent under several tool budgets
 	}
 	cmd.Flags().StringVar(&by, "by", "precision", "sort by: precision, recall, f1, match, factual, pcov, psnd")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&ci, "ci", false, "add percentile bootstrap confidence intervals over reports to the macro metrics")
+	bf.add(cmd)
 	return cmd
+}
+
+// printLeaderCI prints each row's macro metrics as value [lo, hi].
+func printLeaderCI(w io.Writer, rows []leaderRow, bf bootstrapFlags) error {
+	fmt.Fprintf(w, "macro means over reports with %.0f%% percentile bootstrap intervals (%d resamples of the reports, seed %d)\n\n", bf.level*100, bf.resamples, bf.seed)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "system\treports")
+	if len(rows) > 0 {
+		for _, iv := range rows[0].CI {
+			fmt.Fprintf(tw, "\t%s", iv.Metric)
+		}
+	}
+	fmt.Fprintln(tw, "\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d", r.System, r.Reports)
+		for _, iv := range r.CI {
+			cell := "—"
+			switch {
+			case iv.Value != nil && iv.Lo != nil:
+				cell = fmt.Sprintf("%.3f [%.3f, %.3f]", *iv.Value, *iv.Lo, *iv.Hi)
+			case iv.Value != nil:
+				cell = fmt.Sprintf("%.3f", *iv.Value)
+			}
+			fmt.Fprintf(tw, "\t%s", cell)
+		}
+		fmt.Fprintln(tw, "\t")
+	}
+	return tw.Flush()
 }
 
 func readLeaderRow(dir string) (leaderRow, error) {

@@ -47,6 +47,11 @@ var samples = map[string]map[string]string{
 		"A": "GPT-4 was released in March 2023.",
 		"B": "GPT-4 was released in 2022.",
 	},
+	"analysis/quality": {
+		"Prompt": "Please help me research the academic advancements in different radar data representation methods in the field of autonomous driving, and ensure only papers published before April 2025 are referenced.",
+		"Report": "# Radar Data Representations for Autonomous Driving\n\n## 1. Point clouds\n\nRadar point clouds are sparse; PointNet-style encoders [1] aggregate them per frame.\n\n[… 5200 characters of the report omitted here …]\n\n## 6. Future directions\n\n4D imaging radar and radar-camera fusion remain open problems.",
+		"Note":   "the report is 9400 characters long; to fit the length budget its middle (5200 characters, marked [… omitted here …]) was left out, and its first 3000 and last 1200 characters are shown. Do not penalize the omission itself: judge the report from what is shown.",
+	},
 	"reportbench/cited_extraction": {
 		"Report": "## Retrieval-augmented generation\n\nRAG couples a retriever with a generator ([Lewis et al., 2020](https://arxiv.org/abs/2005.11401)). Dense passage retrieval outperforms BM25 on open-domain QA [2].\n\n[2] https://arxiv.org/abs/2004.04906",
 	},

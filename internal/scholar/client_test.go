@@ -391,3 +391,23 @@ func TestArXivRateLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAlexKeyNeverInErrors checks that the OpenAlex key, which travels
+// in the URL, is scrubbed from error messages while errors.Is still works.
+func TestOpenAlexKeyNeverInErrors(t *testing.T) {
+	srv := scholartest.NewServer(t)
+	opts := srv.Options()
+	opts.OpenAlexKey = "oa-secret-key-123"
+	opts.Retries = 0
+	c := scholar.New(opts)
+	_, err := c.OpenAlexDOI(context.Background(), "10.9999/does.not.exist")
+	if err == nil {
+		t.Fatal("want an error for an unknown DOI")
+	}
+	if strings.Contains(err.Error(), "oa-secret-key-123") {
+		t.Errorf("the key leaked: %v", err)
+	}
+	if !errors.Is(err, claimtrace.ErrNotFound) {
+		t.Errorf("errors.Is(ErrNotFound) lost: %v", err)
+	}
+}

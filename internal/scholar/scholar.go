@@ -2,10 +2,13 @@
 //
 // It is the API rung of the metadata ladder: identifiers found in a URL or
 // a page are confirmed and completed here (title, authors, date, venue),
-// and title-only references are searched. The APIs are user-configured,
-// trusted endpoints, so a plain http.Client is used; every API has its own
-// rate limit (arXiv asks for one request every three seconds), and 429 and
-// 5xx answers are retried with backoff, honouring Retry-After.
+// and title-only references are searched. It also reads how often works
+// are cited (OpenAlex cited_by_count, Crossref is-referenced-by-count,
+// Semantic Scholar citationCount), for analyses by reference importance.
+// The APIs are user-configured, trusted endpoints, so a plain http.Client
+// is used; every API has its own rate limit (arXiv asks for one request
+// every three seconds), and 429 and 5xx answers are retried with backoff,
+// honouring Retry-After.
 package scholar
 
 import (
@@ -68,6 +71,12 @@ const (
 	maxBody = 32 << 20
 )
 
+// The Semantic Scholar Graph API's endpoint and its rate for one caller.
+const (
+	DefaultSemanticScholarURL = "https://api.semanticscholar.org/graph/v1"
+	DefaultSemanticScholarRPS = 1
+)
+
 // Options configures a Client. Zero fields take the defaults above.
 type Options struct {
 	// ArXivURL is the arXiv query endpoint (…/api/query).
@@ -84,10 +93,17 @@ type Options struct {
 	Mailto string
 	// OpenAlexKey is sent as OpenAlex's api_key parameter.
 	OpenAlexKey string
+	// SemanticScholarURL is the Semantic Scholar Graph API base
+	// (…/graph/v1; /paper/… is appended).
+	SemanticScholarURL string
+	// SemanticScholarKey is sent as the x-api-key header; without one the
+	// API serves a small shared pool.
+	SemanticScholarKey string
 	// ArXivInterval is the pause between arXiv requests (negative: none).
 	ArXivInterval time.Duration
-	// CrossrefRPS and OpenAlexRPS limit requests per second (negative: none).
-	CrossrefRPS, OpenAlexRPS float64
+	// CrossrefRPS, OpenAlexRPS and SemanticScholarRPS limit requests per
+	// second (negative: none).
+	CrossrefRPS, OpenAlexRPS, SemanticScholarRPS float64
 	// Retries is the number of extra attempts after 429, 5xx or a network
 	// error (negative: none).
 	Retries int
@@ -102,11 +118,11 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Client queries the three APIs. It is safe for concurrent use.
+// Client queries the APIs. It is safe for concurrent use.
 type Client struct {
-	opts                     Options
-	http                     *http.Client
-	arxiv, crossref, openalx *rate.Limiter
+	opts                         Options
+	http                         *http.Client
+	arxiv, crossref, openalx, s2 *rate.Limiter
 }
 
 // New returns a Client with opts, filling in defaults.
@@ -120,8 +136,12 @@ func New(opts Options) *Client {
 	if opts.OpenAlexURL == "" {
 		opts.OpenAlexURL = DefaultOpenAlexURL
 	}
+	if opts.SemanticScholarURL == "" {
+		opts.SemanticScholarURL = DefaultSemanticScholarURL
+	}
 	opts.CrossrefURL = strings.TrimRight(opts.CrossrefURL, "/")
 	opts.OpenAlexURL = strings.TrimRight(opts.OpenAlexURL, "/")
+	opts.SemanticScholarURL = strings.TrimRight(opts.SemanticScholarURL, "/")
 	if opts.UserAgent == "" {
 		opts.UserAgent = "claimtrace/0.1 (+https://github.com/claimtrace/claimtrace)"
 	}
@@ -136,6 +156,9 @@ func New(opts Options) *Client {
 	}
 	if opts.OpenAlexRPS == 0 {
 		opts.OpenAlexRPS = DefaultOpenAlexRPS
+	}
+	if opts.SemanticScholarRPS == 0 {
+		opts.SemanticScholarRPS = DefaultSemanticScholarRPS
 	}
 	if opts.Retries == 0 {
 		opts.Retries = DefaultRetries
@@ -171,6 +194,7 @@ func New(opts Options) *Client {
 		arxiv:    rate.NewLimiter(arxivLimit, 1),
 		crossref: rate.NewLimiter(limitOf(opts.CrossrefRPS), 1),
 		openalx:  rate.NewLimiter(limitOf(opts.OpenAlexRPS), 1),
+		s2:       rate.NewLimiter(limitOf(opts.SemanticScholarRPS), 1),
 	}
 }
 
@@ -186,12 +210,36 @@ func limitOf(rps float64) rate.Limit {
 // claimtrace.ErrInvalid, and 429/5xx/network errors after the retries are
 // claimtrace.ErrUnreachable.
 func (c *Client) get(ctx context.Context, api string, lim *rate.Limiter, u string) ([]byte, error) {
+	return c.getWith(ctx, api, lim, u, nil)
+}
+
+// getWith is get sending extra request headers (an API key). Its errors
+// never carry a key that the URL holds (OpenAlex takes it as a parameter).
+func (c *Client) getWith(ctx context.Context, api string, lim *rate.Limiter, u string, hdr http.Header) ([]byte, error) {
+	body, err := c.getWithKey(ctx, api, lim, u, hdr)
+	if err != nil && c.opts.OpenAlexKey != "" {
+		err = &scrubbed{msg: strings.ReplaceAll(err.Error(), c.opts.OpenAlexKey, "[REDACTED]"), err: err}
+	}
+	return body, err
+}
+
+// scrubbed is an error whose message had a secret removed; errors.Is and
+// errors.As still see the original chain.
+type scrubbed struct {
+	msg string
+	err error
+}
+
+func (e *scrubbed) Error() string { return e.msg }
+func (e *scrubbed) Unwrap() error { return e.err }
+
+func (c *Client) getWithKey(ctx context.Context, api string, lim *rate.Limiter, u string, hdr http.Header) ([]byte, error) {
 	var lastErr error
 	for attempt := 0; ; attempt++ {
 		if err := lim.Wait(ctx); err != nil {
 			return nil, fmt.Errorf("%s %s: %w", api, u, err)
 		}
-		body, status, wait, err := c.once(ctx, u)
+		body, status, wait, err := c.once(ctx, u, hdr)
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%s %s: %w", api, u, ctx.Err())
 		}
@@ -216,10 +264,13 @@ func (c *Client) get(ctx context.Context, api string, lim *rate.Limiter, u strin
 	}
 }
 
-func (c *Client) once(ctx context.Context, u string) (body []byte, status int, wait time.Duration, err error) {
+func (c *Client) once(ctx context.Context, u string, hdr http.Header) (body []byte, status int, wait time.Duration, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("%w: %w", claimtrace.ErrInvalid, err)
+	}
+	for k, vs := range hdr {
+		req.Header[k] = vs
 	}
 	req.Header.Set("User-Agent", c.opts.UserAgent)
 	resp, err := c.http.Do(req)

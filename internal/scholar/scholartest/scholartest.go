@@ -1,9 +1,11 @@
-// Package scholartest serves fake arXiv, Crossref and OpenAlex APIs from an
-// in-memory set of records, speaking their real wire formats (arXiv Atom
-// with the arxiv and opensearch namespaces, Crossref's {"status": "ok",
-// "message": …} envelope, OpenAlex Work objects with ids, display_name,
-// publication_date and authorships). It records every request and can
-// inject faults: 429 with Retry-After, 5xx, throttling text, slow answers.
+// Package scholartest serves fake arXiv, Crossref, OpenAlex and Semantic
+// Scholar APIs from an in-memory set of records, speaking their real wire
+// formats (arXiv Atom with the arxiv and opensearch namespaces, Crossref's
+// {"status": "ok", "message": …} envelope, OpenAlex Work objects with ids,
+// display_name, publication_date, authorships and cited_by_count, Graph API
+// papers with externalIds and citationCount). It records every request
+// and can inject faults: 429 with Retry-After, 5xx, throttling text, slow
+// answers.
 package scholartest
 
 import (
@@ -26,9 +28,17 @@ import (
 
 // APIs served by the fake.
 const (
-	ArXiv    = "arxiv"
-	Crossref = "crossref"
-	OpenAlex = "openalex"
+	ArXiv           = "arxiv"
+	Crossref        = "crossref"
+	OpenAlex        = "openalex"
+	SemanticScholar = "semanticscholar"
+)
+
+// Citation counts served for a record without one set by SetCitedBy.
+const (
+	DefaultOpenAlexCitedBy        = 12
+	DefaultCrossrefCitedBy        = 7
+	DefaultSemanticScholarCitedBy = 15
 )
 
 // Request is one request the fake received.
@@ -37,7 +47,9 @@ type Request struct {
 	Path      string // decoded path after the API prefix ("/works/10.1145/…")
 	Query     url.Values
 	UserAgent string
-	At        time.Time
+	// APIKey is the x-api-key header (Semantic Scholar's key).
+	APIKey string
+	At     time.Time
 }
 
 // Fault is an injected answer. A Fault with Status 0 only delays the
@@ -60,6 +72,8 @@ type Server struct {
 	requests []Request
 	faults   map[string][]Fault
 	delay    map[string]time.Duration
+	citedBy  map[string]int  // api + "\x00" + title → count
+	hidden   map[string]bool // api + "\x00" + title → unknown to api
 }
 
 // NewServer starts a fake serving records; it is closed when t ends.
@@ -67,7 +81,7 @@ type Server struct {
 // a DOI that is not an arXiv DataCite DOI, and always by OpenAlex.
 func NewServer(t testing.TB, records ...scholar.Record) *Server {
 	t.Helper()
-	s := &Server{faults: make(map[string][]Fault), delay: make(map[string]time.Duration)}
+	s := &Server{faults: make(map[string][]Fault), delay: make(map[string]time.Duration), citedBy: make(map[string]int), hidden: make(map[string]bool)}
 	s.records = append(s.records, records...)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/arxiv/api/query", s.wrap(ArXiv, s.arxiv))
@@ -75,6 +89,8 @@ func NewServer(t testing.TB, records ...scholar.Record) *Server {
 	mux.HandleFunc("/crossref/works/", s.wrap(Crossref, s.crossrefWork))
 	mux.HandleFunc("/openalex/works", s.wrap(OpenAlex, s.openAlexList))
 	mux.HandleFunc("/openalex/works/", s.wrap(OpenAlex, s.openAlexWork))
+	mux.HandleFunc("/semanticscholar/graph/v1/paper/search/match", s.wrap(SemanticScholar, s.s2Match))
+	mux.HandleFunc("/semanticscholar/graph/v1/paper/", s.wrap(SemanticScholar, s.s2Paper))
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL
 	t.Cleanup(s.srv.Close)
@@ -92,15 +108,36 @@ func (s *Server) Add(records ...scholar.Record) {
 // limits and millisecond backoff so tests run fast.
 func (s *Server) Options() scholar.Options {
 	return scholar.Options{
-		ArXivURL:      s.URL + "/arxiv/api/query",
-		CrossrefURL:   s.URL + "/crossref",
-		OpenAlexURL:   s.URL + "/openalex",
-		ArXivInterval: -1,
-		CrossrefRPS:   -1,
-		OpenAlexRPS:   -1,
-		Backoff:       time.Millisecond,
-		MaxWait:       2 * time.Second,
+		ArXivURL:           s.URL + "/arxiv/api/query",
+		CrossrefURL:        s.URL + "/crossref",
+		OpenAlexURL:        s.URL + "/openalex",
+		SemanticScholarURL: s.URL + "/semanticscholar/graph/v1",
+		ArXivInterval:      -1,
+		CrossrefRPS:        -1,
+		OpenAlexRPS:        -1,
+		SemanticScholarRPS: -1,
+		Backoff:            time.Millisecond,
+		MaxWait:            2 * time.Second,
 	}
+}
+
+// SetCitedBy sets the citation count api serves for the record titled
+// title (OpenAlex cited_by_count, Crossref is-referenced-by-count, Semantic
+// Scholar citationCount). Without one, the Default…CitedBy counts are
+// served.
+func (s *Server) SetCitedBy(api, title string, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.citedBy[api+"\x00"+title] = n
+}
+
+func (s *Server) citedByOf(api string, rec scholar.Record, def int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n, ok := s.citedBy[api+"\x00"+rec.Title]; ok {
+		return n
+	}
+	return def
 }
 
 // Fail queues faults for the next requests to api, answered in order.
@@ -136,7 +173,7 @@ func (s *Server) wrap(api string, h func(http.ResponseWriter, *http.Request)) ht
 		s.mu.Lock()
 		s.requests = append(s.requests, Request{
 			API: api, Path: strings.TrimPrefix(r.URL.Path, prefix), Query: r.URL.Query(),
-			UserAgent: r.UserAgent(), At: time.Now(),
+			UserAgent: r.UserAgent(), APIKey: r.Header.Get("X-Api-Key"), At: time.Now(),
 		})
 		var f Fault
 		if q := s.faults[api]; len(q) > 0 {
@@ -168,10 +205,25 @@ func (s *Server) wrap(api string, h func(http.ResponseWriter, *http.Request)) ht
 	}
 }
 
-func (s *Server) snapshot() []scholar.Record {
+// snapshot returns the records api knows.
+func (s *Server) snapshot(api string) []scholar.Record {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]scholar.Record(nil), s.records...)
+	out := make([]scholar.Record, 0, len(s.records))
+	for _, r := range s.records {
+		if !s.hidden[api+"\x00"+r.Title] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Hide makes api unaware of the record titled title, as when one index
+// has not (yet) indexed a work the others know.
+func (s *Server) Hide(api, title string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hidden[api+"\x00"+title] = true
 }
 
 // ---- arXiv: Atom feeds ----
@@ -180,7 +232,7 @@ func (s *Server) snapshot() []scholar.Record {
 func (s *Server) arxiv(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	var hits []scholar.Record
-	recs := s.snapshot()
+	recs := s.snapshot(ArXiv)
 	switch {
 	case q.Get("id_list") != "":
 		for _, id := range strings.Split(q.Get("id_list"), ",") {
@@ -308,11 +360,11 @@ func esc(s string) string {
 
 func (s *Server) crossrefWork(w http.ResponseWriter, r *http.Request) {
 	doi := strings.TrimPrefix(r.URL.Path, "/crossref/works/")
-	for _, rec := range s.snapshot() {
+	for _, rec := range s.snapshot(Crossref) {
 		if crossrefServes(rec) && strings.EqualFold(rec.DOI, doi) {
 			writeJSON(w, map[string]any{
 				"status": "ok", "message-type": "work", "message-version": "1.0.0",
-				"message": crossrefMessage(rec, 0),
+				"message": crossrefMessage(rec, 0, s.citedByOf(Crossref, rec, DefaultCrossrefCitedBy)),
 			})
 			return
 		}
@@ -328,14 +380,14 @@ func (s *Server) crossrefList(w http.ResponseWriter, r *http.Request) {
 	if n, err := strconv.Atoi(r.URL.Query().Get("rows")); err == nil && n >= 0 {
 		rows = n
 	}
-	hits := rank(s.snapshot(), q, crossrefServes)
+	hits := rank(s.snapshot(Crossref), q, crossrefServes)
 	total := len(hits)
 	if len(hits) > rows {
 		hits = hits[:rows]
 	}
 	items := make([]any, 0, len(hits))
 	for i, rec := range hits {
-		items = append(items, crossrefMessage(rec, 80-float64(i)*7.5))
+		items = append(items, crossrefMessage(rec, 80-float64(i)*7.5, s.citedByOf(Crossref, rec, DefaultCrossrefCitedBy)))
 	}
 	writeJSON(w, map[string]any{
 		"status": "ok", "message-type": "work-list", "message-version": "1.0.0",
@@ -350,7 +402,7 @@ func crossrefServes(r scholar.Record) bool {
 	return r.DOI != "" && !strings.HasPrefix(strings.ToLower(r.DOI), "10.48550/")
 }
 
-func crossrefMessage(rec scholar.Record, score float64) map[string]any {
+func crossrefMessage(rec scholar.Record, score float64, citedBy int) map[string]any {
 	authors := make([]any, 0, len(rec.Authors))
 	for i, a := range rec.Authors {
 		given, family := splitName(a)
@@ -375,7 +427,7 @@ func crossrefMessage(rec scholar.Record, score float64) map[string]any {
 		"type":                   typ,
 		"created":                map[string]any{"date-parts": [][]int{{2021, 1, 1}}, "date-time": "2021-01-01T00:00:00Z", "timestamp": 1609459200000},
 		"source":                 "Crossref",
-		"is-referenced-by-count": 7,
+		"is-referenced-by-count": citedBy,
 		"title":                  []string{rec.Title},
 		"prefix":                 prefix,
 		"member":                 "320",
@@ -424,13 +476,13 @@ func (s *Server) openAlexWork(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(id, "https://doi.org/"):
 		doi = strings.TrimPrefix(id, "https://doi.org/")
 	}
-	for _, rec := range s.snapshot() {
+	for _, rec := range s.snapshot(OpenAlex) {
 		if doi != "" && strings.EqualFold(openAlexDOI(rec), doi) {
-			writeJSON(w, openAlexWork(rec))
+			writeJSON(w, openAlexWork(rec, s.citedByOf(OpenAlex, rec, DefaultOpenAlexCitedBy)))
 			return
 		}
 		if strings.EqualFold(openAlexID(rec), id) {
-			writeJSON(w, openAlexWork(rec))
+			writeJSON(w, openAlexWork(rec, s.citedByOf(OpenAlex, rec, DefaultOpenAlexCitedBy)))
 			return
 		}
 	}
@@ -441,12 +493,32 @@ func (s *Server) openAlexWork(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) openAlexList(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	var phrase string
+	var hits []scholar.Record
+	all := func(scholar.Record) bool { return true }
 	switch {
 	case strings.HasPrefix(q.Get("filter"), "title.search:"):
-		phrase = strings.TrimPrefix(q.Get("filter"), "title.search:")
+		hits = rank(s.snapshot(OpenAlex), strings.TrimPrefix(q.Get("filter"), "title.search:"), all)
+	case strings.HasPrefix(q.Get("filter"), "doi:"):
+		// filter=doi:A|B|…: the works with one of the DOIs, as OpenAlex
+		// answers an OR filter (at most 50 values).
+		values := strings.Split(strings.TrimPrefix(q.Get("filter"), "doi:"), "|")
+		if len(values) > 50 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"error":"Invalid query parameters error.","message":"Maximum number of values exceeded for doi. Decrease values to 50 or below, or consider using a paging cursor."}`)
+			return
+		}
+		want := map[string]bool{}
+		for _, v := range values {
+			want[strings.ToLower(strings.TrimPrefix(v, "https://doi.org/"))] = true
+		}
+		for _, rec := range s.snapshot(OpenAlex) {
+			if d := openAlexDOI(rec); d != "" && want[d] {
+				hits = append(hits, rec)
+			}
+		}
 	case q.Get("search") != "":
-		phrase = q.Get("search")
+		hits = rank(s.snapshot(OpenAlex), q.Get("search"), all)
 	default:
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)
@@ -457,14 +529,13 @@ func (s *Server) openAlexList(w http.ResponseWriter, r *http.Request) {
 	if n, err := strconv.Atoi(q.Get("per_page")); err == nil && n > 0 {
 		perPage = n
 	}
-	hits := rank(s.snapshot(), phrase, func(scholar.Record) bool { return true })
 	total := len(hits)
 	if len(hits) > perPage {
 		hits = hits[:perPage]
 	}
 	results := make([]any, 0, len(hits))
 	for _, rec := range hits {
-		results = append(results, openAlexWork(rec))
+		results = append(results, openAlexWork(rec, s.citedByOf(OpenAlex, rec, DefaultOpenAlexCitedBy)))
 	}
 	writeJSON(w, map[string]any{
 		"meta":     map[string]any{"count": total, "db_response_time_ms": 14, "page": 1, "per_page": perPage, "groups_count": nil},
@@ -489,7 +560,7 @@ func openAlexID(rec scholar.Record) string {
 	return fmt.Sprintf("W%d", 4000000000+uint64(hash(rec.Title)%100000000))
 }
 
-func openAlexWork(rec scholar.Record) map[string]any {
+func openAlexWork(rec scholar.Record, citedBy int) map[string]any {
 	id := "https://openalex.org/" + openAlexID(rec)
 	doi := openAlexDOI(rec)
 	doiURL := any(nil)
@@ -545,13 +616,89 @@ func openAlexWork(rec scholar.Record) map[string]any {
 		"id": id, "doi": doiURL, "title": rec.Title, "display_name": rec.Title,
 		"ids": ids, "language": "en", "primary_location": primary, "type": typ,
 		"authorships": authorships, "locations": locations, "locations_count": len(locations),
-		"cited_by_count": 12, "is_retracted": false, "is_paratext": false,
+		"cited_by_count": citedBy, "is_retracted": false, "is_paratext": false,
 	}
 	if !rec.Published.IsZero() {
 		w["publication_year"] = rec.Published.Year()
 		w["publication_date"] = rec.Published.Format(time.DateOnly)
 	}
 	return w
+}
+
+// ---- Semantic Scholar Graph API: papers ----
+
+// s2Paper answers GET /graph/v1/paper/{id}: DOI:…, ARXIV:… or a paperId.
+func (s *Server) s2Paper(w http.ResponseWriter, r *http.Request) {
+	id := strings.TrimPrefix(r.URL.Path, "/semanticscholar/graph/v1/paper/")
+	kind, value, typed := strings.Cut(id, ":")
+	for _, rec := range s.snapshot(SemanticScholar) {
+		var hit bool
+		switch {
+		case typed && strings.EqualFold(kind, "DOI"):
+			hit = rec.DOI != "" && strings.EqualFold(rec.DOI, value) || strings.EqualFold(openAlexDOI(rec), value)
+		case typed && strings.EqualFold(kind, "ARXIV"):
+			n, _ := scholar.NormalizeArXivID(value)
+			hit = rec.ArXivID != "" && rec.ArXivID == n
+		case !typed:
+			hit = s2ID(rec) == id
+		}
+		if hit {
+			writeJSON(w, s.s2Object(rec, r))
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusNotFound)
+	fmt.Fprintf(w, `{"error":"Paper with id %s not found"}`, id)
+}
+
+// s2Match answers GET /graph/v1/paper/search/match?query=…: the single
+// closest title, or 404 "Title match not found".
+func (s *Server) s2Match(w http.ResponseWriter, r *http.Request) {
+	hits := rank(s.snapshot(SemanticScholar), r.URL.Query().Get("query"), func(scholar.Record) bool { return true })
+	if len(hits) == 0 {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, `{"error":"Title match not found"}`)
+		return
+	}
+	p := s.s2Object(hits[0], r)
+	p["matchScore"] = 182.7
+	writeJSON(w, map[string]any{"data": []any{p}})
+}
+
+// s2Object renders a record with the requested fields (paperId always).
+func (s *Server) s2Object(rec scholar.Record, r *http.Request) map[string]any {
+	p := map[string]any{"paperId": s2ID(rec)}
+	for _, f := range strings.Split(r.URL.Query().Get("fields"), ",") {
+		switch strings.TrimSpace(f) {
+		case "title":
+			p["title"] = rec.Title
+		case "year":
+			if rec.Published.IsZero() {
+				p["year"] = nil
+			} else {
+				p["year"] = rec.Published.Year()
+			}
+		case "externalIds":
+			ids := map[string]any{"CorpusId": int(hash(rec.Title) % 10000000)}
+			if rec.DOI != "" {
+				ids["DOI"] = rec.DOI
+			}
+			if rec.ArXivID != "" {
+				ids["ArXiv"] = rec.ArXivID
+			}
+			p["externalIds"] = ids
+		case "citationCount":
+			p["citationCount"] = s.citedByOf(SemanticScholar, rec, DefaultSemanticScholarCitedBy)
+		}
+	}
+	return p
+}
+
+// s2ID is a record's 40-hex-digit paperId.
+func s2ID(rec scholar.Record) string {
+	return fmt.Sprintf("%08x%032x", hash(rec.Title), hash("s2"+rec.Title))
 }
 
 // ---- shared ----
