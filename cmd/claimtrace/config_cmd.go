@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/claimtrace/claimtrace/internal/store"
 	"os"
 	"slices"
 	"strings"
@@ -24,7 +25,9 @@ with the environment variable each key comes from and whether it is set
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var b strings.Builder
 			if show {
-				if err := toml.NewEncoder(&b).Encode(a.cfg); err != nil {
+				shown := *a.cfg
+				shown.Store = store.RedactDSN(shown.Store)
+				if err := toml.NewEncoder(&b).Encode(&shown); err != nil {
 					return fmt.Errorf("encode config: %w", err)
 				}
 				b.WriteString("\n")

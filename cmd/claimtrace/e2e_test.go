@@ -386,3 +386,19 @@ func TestInterruptStopsCleanly(t *testing.T) {
 		t.Errorf("the rerun wrote no summary: %v", err)
 	}
 }
+
+// TestDatabasePasswordNeverShown checks the two places a store DSN is
+// echoed: config --show and a run's manifest.
+func TestDatabasePasswordNeverShown(t *testing.T) {
+	t.Setenv("CLAIMTRACE_STORE", "postgres://u:hunter2secret@db.example:5432/claimtrace")
+	out, errOut, code := cli(t, "config", "--show")
+	if code != 0 {
+		t.Fatalf("config --show: %s", errOut)
+	}
+	if strings.Contains(out+errOut, "hunter2secret") || !strings.Contains(out, "db.example") {
+		t.Errorf("config --show:\n%s", out)
+	}
+	if got := redactDSNArg("--store=postgresql://u:hunter2secret@h/db"); strings.Contains(got, "hunter2secret") || !strings.HasPrefix(got, "--store=postgresql://u:") {
+		t.Errorf("redactDSNArg = %q", got)
+	}
+}

@@ -12,10 +12,11 @@ import (
 	"strings"
 	"time"
 
+	_ "github.com/jackc/pgx/v5/stdlib" // the store's PostgreSQL database/sql driver
 	"github.com/mattn/go-isatty"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
-	_ "modernc.org/sqlite" // the store's database/sql driver
+	_ "modernc.org/sqlite" // the store's SQLite database/sql driver
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/biblio"
@@ -196,7 +197,11 @@ func (d fetchDownloader) Download(ctx context.Context, url string, w io.Writer) 
 // runManifest is what the CLI adds to a run's manifest: the binary's
 // version and build, and the hash of every prompt template.
 func runManifest(args []string) map[string]any {
-	m := map[string]any{"prompts": prompts.Manifest(), "go": runtime.Version(), "command": args}
+	shown := make([]string, len(args))
+	for i, a := range args {
+		shown[i] = redactDSNArg(a)
+	}
+	m := map[string]any{"prompts": prompts.Manifest(), "go": runtime.Version(), "command": shown}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		m["module"] = bi.Main.Path + " " + bi.Main.Version
 		for _, s := range bi.Settings {
@@ -206,4 +211,15 @@ func runManifest(args []string) map[string]any {
 		}
 	}
 	return m
+}
+
+// redactDSNArg hides a database password in a command-line argument
+// ("postgres://u:pw@h/db" or "--store=postgres://…").
+func redactDSNArg(arg string) string {
+	for _, scheme := range []string{"postgres://", "postgresql://"} {
+		if i := strings.Index(arg, scheme); i >= 0 {
+			return arg[:i] + store.RedactDSN(arg[i:])
+		}
+	}
+	return arg
 }

@@ -18,7 +18,7 @@ func (s *Store) LLMCache() LLMCache { return LLMCache{s} }
 // Get returns the cached response for key.
 func (c LLMCache) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	var v []byte
-	err := c.s.db.QueryRowContext(ctx, `SELECT value FROM llm_cache WHERE key = ?`, key).Scan(&v)
+	err := c.s.queryRow(ctx, `SELECT value FROM llm_cache WHERE key = ?`, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
@@ -48,7 +48,7 @@ func (s *Store) Record(ctx context.Context, c claimtrace.LLMCall) error {
 		cached_tokens, reasoning_tokens, latency_ms, cost_usd, cache_hit, attempts, error, at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.Run, c.Key, c.Stage, c.Provider, c.Model, c.InputTokens, c.OutputTokens, c.CachedTokens, c.ReasoningTokens,
-		c.Latency.Milliseconds(), c.Cost, c.CacheHit, c.Attempts, c.Err, at.UTC().Format("2006-01-02T15:04:05.999999999Z07:00"))
+		c.Latency.Milliseconds(), c.Cost, c.CacheHit, c.Attempts, cleanText(c.Err), stamp(at))
 	if err != nil {
 		return fmt.Errorf("record llm call: %w", err)
 	}
@@ -63,14 +63,17 @@ type LLMTotals struct {
 	Cost                                                  float64
 }
 
-// LLMTotals returns the totals of the calls recorded for run.
+// LLMTotals returns the totals of the calls recorded for run. (PostgreSQL
+// sums BIGINT as NUMERIC, hence the casts; cache_hit is INTEGER on SQLite and
+// BOOLEAN on PostgreSQL, and CASE WHEN reads both.)
 func (s *Store) LLMTotals(ctx context.Context, run string) (LLMTotals, error) {
 	var t LLMTotals
-	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(CASE WHEN cache_hit THEN 0 ELSE 1 END), 0),
+	err := s.queryRow(ctx, `SELECT COALESCE(SUM(CASE WHEN cache_hit THEN 0 ELSE 1 END), 0),
 		COALESCE(SUM(CASE WHEN cache_hit THEN 1 ELSE 0 END), 0),
 		COALESCE(SUM(CASE WHEN error <> '' THEN 1 ELSE 0 END), 0),
-		COALESCE(SUM(input_tokens), 0), COALESCE(SUM(output_tokens), 0),
-		COALESCE(SUM(cached_tokens), 0), COALESCE(SUM(reasoning_tokens), 0), COALESCE(SUM(cost_usd), 0)
+		CAST(COALESCE(SUM(input_tokens), 0) AS BIGINT), CAST(COALESCE(SUM(output_tokens), 0) AS BIGINT),
+		CAST(COALESCE(SUM(cached_tokens), 0) AS BIGINT), CAST(COALESCE(SUM(reasoning_tokens), 0) AS BIGINT),
+		COALESCE(SUM(cost_usd), 0)
 		FROM llm_calls WHERE run_id = ?`, run).Scan(&t.Calls, &t.CacheHits, &t.Failed, &t.InputTokens, &t.OutputTokens,
 		&t.CachedTokens, &t.ReasonTokens, &t.Cost)
 	if err != nil {

@@ -32,19 +32,19 @@ func (s *Store) PutPage(ctx context.Context, p Page) error {
 	if p.FetchedAt.IsZero() {
 		p.FetchedAt = s.Now()
 	}
-	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+	err := s.writeTx(ctx, func(tx txn) error {
 		if len(p.Body) > 0 {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
+			if _, err := tx.exec(ctx, `INSERT INTO blobs (sha256, size, data) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
 				p.SHA256, len(p.Body), p.Body); err != nil {
 				return err
 			}
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO pages (url, final_url, status, content_type, sha256, truncated, error, fetched_at)
+		_, err := tx.exec(ctx, `INSERT INTO pages (url, final_url, status, content_type, sha256, truncated, error, fetched_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (url) DO UPDATE SET final_url = excluded.final_url, status = excluded.status,
 			content_type = excluded.content_type, sha256 = excluded.sha256, truncated = excluded.truncated,
 			error = excluded.error, fetched_at = excluded.fetched_at`,
-			p.URL, p.FinalURL, p.Status, p.ContentType, p.SHA256, p.Truncated, p.Err, p.FetchedAt.UTC().Format(time.RFC3339Nano))
+			p.URL, p.FinalURL, p.Status, p.ContentType, p.SHA256, p.Truncated, cleanText(p.Err), stamp(p.FetchedAt))
 		return err
 	})
 	if err != nil {
@@ -55,7 +55,7 @@ func (s *Store) PutPage(ctx context.Context, p Page) error {
 
 // GetPage returns the cached page for url.
 func (s *Store) GetPage(ctx context.Context, url string) (Page, bool, error) {
-	row := s.db.QueryRowContext(ctx, `SELECT p.final_url, p.status, p.content_type, p.sha256, p.truncated, p.error, p.fetched_at, b.data
+	row := s.queryRow(ctx, `SELECT p.final_url, p.status, p.content_type, p.sha256, p.truncated, p.error, p.fetched_at, b.data
 		FROM pages p LEFT JOIN blobs b ON b.sha256 = p.sha256 WHERE p.url = ?`, url)
 	p := Page{URL: url}
 	var fetched string
@@ -68,6 +68,6 @@ func (s *Store) GetPage(ctx context.Context, url string) (Page, bool, error) {
 		return Page{}, false, fmt.Errorf("get page %s: %w", url, err)
 	}
 	p.Body = body
-	p.FetchedAt, _ = time.Parse(time.RFC3339Nano, fetched)
+	p.FetchedAt = parseStamp(fetched)
 	return p, true, nil
 }

@@ -3,61 +3,75 @@
 // and their accounting — so that a crash loses only work in flight and a
 // rerun resumes.
 //
-// SQLite (pure Go, modernc.org/sqlite) is the default; the SQL is kept
-// portable for the PostgreSQL twin. Migrations are embedded, numbered and
-// forward-only, each applied in its own transaction. The database/sql driver
-// is registered by the caller (main, tests) with a blank import.
+// SQLite (pure Go, modernc.org/sqlite) is the default; PostgreSQL (through
+// pgx's database/sql driver) serves teams and many workers sharing one
+// store. The queries are written once in the SQL both understand; what
+// differs (placeholders, column types, the write lock) is in dialect.go.
+// Migrations are embedded, numbered and forward-only, with a twin for each
+// backend, each applied in its own transaction. The database/sql drivers are
+// registered by the caller (main, tests) with blank imports:
+// modernc.org/sqlite and github.com/jackc/pgx/v5/stdlib.
 package store
 
 import (
 	"context"
 	"database/sql"
-	"embed"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
-)
 
-//go:embed migrations
-var migrations embed.FS
+	"github.com/jackc/pgx/v5"
+
+	"github.com/claimtrace/claimtrace"
+)
 
 // Store is a handle on the database.
 type Store struct {
-	db  *sql.DB
+	db *sql.DB
+	d  dialect
+	// dsn is the SQLite path, or the PostgreSQL URL with its password hidden.
 	dsn string
-	// wmu serializes writes. SQLite allows one writer at a time and its busy
-	// handler sleeps in coarse steps, so contended writers would idle; a Go
-	// mutex hands the lock over at once.
+	// wmu serializes writes on SQLite. SQLite allows one writer at a time and
+	// its busy handler sleeps in coarse steps, so contended writers would
+	// idle; a Go mutex hands the lock over at once. PostgreSQL takes
+	// concurrent writers, and other processes write beside this one anyway.
 	wmu sync.Mutex
 	// Now returns the current time; tests replace it.
 	Now func() time.Time
 }
 
 // Open opens (creating if needed) the store named by dsn and applies pending
-// migrations. A dsn is a file path, "sqlite:PATH", or ":memory:".
+// migrations. A dsn is a SQLite file path, "sqlite:PATH", ":memory:", or a
+// PostgreSQL URL (postgres://user:password@host:port/db?sslmode=…, any
+// parameter pgx accepts, search_path included).
 func Open(ctx context.Context, dsn string) (*Store, error) {
-	path, err := sqlitePath(dsn)
+	d, target, err := parseDSN(dsn)
 	if err != nil {
 		return nil, err
 	}
+	if d.name == postgresDialect.name {
+		return openPostgres(ctx, target)
+	}
+	return openSQLite(ctx, target)
+}
+
+func openSQLite(ctx context.Context, path string) (*Store, error) {
 	if path != ":memory:" {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, fmt.Errorf("open store %s: %w", path, err)
 		}
 	}
-	conn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=busy_timeout(30000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	// WAL is set apart (walMode): it is a property of the file, and the
+	// switch can fail when several processes open a new file at once.
+	conn := "file:" + path + "?_pragma=busy_timeout(30000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 	if path == ":memory:" {
 		// One connection, or every connection would see its own empty database.
 		conn = "file::memory:?_pragma=foreign_keys(1)&_txlock=immediate"
 	}
-	db, err := sql.Open("sqlite", conn)
+	db, err := sql.Open(sqliteDialect.driver, conn)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
@@ -65,122 +79,156 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		db.SetMaxOpenConns(1)
 	} else {
 		db.SetMaxOpenConns(8)
+		if err := walMode(ctx, db); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open store %s: %w", path, err)
+		}
 	}
-	s := &Store{db: db, dsn: path, Now: func() time.Time { return time.Now().UTC() }}
+	return start(ctx, db, sqliteDialect, path)
+}
+
+// walMode switches the database file to write-ahead logging. The switch
+// needs an exclusive lock and SQLite does not wait for it on the busy
+// handler, so when several processes open a new file at once it can fail
+// with SQLITE_BUSY: retry with backoff for a few seconds.
+func walMode(ctx context.Context, db *sql.DB) error {
+	delay := 2 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		var mode string
+		err := db.QueryRowContext(ctx, `PRAGMA journal_mode=WAL`).Scan(&mode)
+		switch {
+		case err == nil && strings.EqualFold(mode, "wal"):
+			return nil
+		case err == nil:
+			return fmt.Errorf("set WAL journal mode: the file stays in %q mode", mode)
+		case !strings.Contains(err.Error(), "SQLITE_BUSY") || attempt == 12:
+			return fmt.Errorf("set WAL journal mode: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 500*time.Millisecond)
+	}
+}
+
+// postgresPool is the connection pool size on PostgreSQL: enough for the
+// evaluator's fan-out, small beside the server's max_connections (100 by
+// default) when several workers share it.
+const postgresPool = 16
+
+func openPostgres(ctx context.Context, dsn string) (*Store, error) {
+	safe := RedactDSN(dsn)
+	if _, err := pgx.ParseConfig(dsn); err != nil {
+		// Not %w: pgx's parse error keeps the raw DSN, password included.
+		return nil, fmt.Errorf("open store %s: %s: %w", safe, RedactDSN(err.Error()), claimtrace.ErrInvalid)
+	}
+	db, err := sql.Open(postgresDialect.driver, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: is the PostgreSQL driver linked in (import _ \"github.com/jackc/pgx/v5/stdlib\")? %w", safe, err)
+	}
+	db.SetMaxOpenConns(postgresPool)
+	db.SetMaxIdleConns(postgresPool)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", safe, err)
+	}
+	return start(ctx, db, postgresDialect, safe)
+}
+
+// start migrates a freshly opened database and returns the store on it.
+func start(ctx context.Context, db *sql.DB, d dialect, name string) (*Store, error) {
+	s := &Store{db: db, d: d, dsn: name, Now: func() time.Time { return time.Now().UTC() }}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open store %s: %w", path, err)
+		return nil, fmt.Errorf("open store %s: %w", name, err)
 	}
 	return s, nil
 }
 
-func sqlitePath(dsn string) (string, error) {
-	switch {
-	case dsn == "":
-		return "", errors.New("store: empty DSN")
-	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
-		return "", fmt.Errorf("store %q: PostgreSQL is not supported yet; use a SQLite path", redactDSN(dsn))
-	case strings.HasPrefix(dsn, "sqlite:"):
-		return strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite:"), "//"), nil
-	case strings.HasPrefix(dsn, "file:"):
-		return strings.TrimPrefix(dsn, "file:"), nil
-	}
-	return dsn, nil
-}
-
-// redactDSN hides a password in a connection URL.
-func redactDSN(dsn string) string {
-	at := strings.LastIndex(dsn, "@")
-	scheme := strings.Index(dsn, "://")
-	if at < 0 || scheme < 0 || at < scheme {
-		return dsn
-	}
-	userinfo := dsn[scheme+3 : at]
-	if i := strings.Index(userinfo, ":"); i >= 0 {
-		return dsn[:scheme+3] + userinfo[:i] + ":xxxxx" + dsn[at:]
-	}
-	return dsn
-}
-
-// Path is the database file ("" for in-memory stores).
+// Path is the SQLite database file ("" for in-memory and PostgreSQL stores).
 func (s *Store) Path() string {
-	if s.dsn == ":memory:" {
+	if s.d.name != sqliteDialect.name || s.dsn == ":memory:" {
 		return ""
 	}
 	return s.dsn
 }
 
+// Backend names the database behind the store: "sqlite" or "postgres".
+func (s *Store) Backend() string { return s.d.name }
+
+// String describes the store for messages: the SQLite path, or the
+// PostgreSQL URL with its password hidden.
+func (s *Store) String() string { return s.dsn }
+
 // Close releases the database.
 func (s *Store) Close() error { return s.db.Close() }
 
-// exec runs one write statement under the write lock.
+// exec runs one write statement, under the write lock on SQLite.
 func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	return s.db.ExecContext(ctx, query, args...)
+	if s.d.oneWriter {
+		s.wmu.Lock()
+		defer s.wmu.Unlock()
+	}
+	return s.db.ExecContext(ctx, s.d.rebind(query), args...)
 }
 
-// writeTx runs fn in a write transaction under the write lock.
-func (s *Store) writeTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit()
+// query runs a read.
+func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return s.db.QueryContext(ctx, s.d.rebind(query), args...)
 }
 
-func (s *Store) now() string { return s.Now().UTC().Format(time.RFC3339Nano) }
-
-func (s *Store) migrate(ctx context.Context) error {
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	files, err := fs.Glob(migrations, "migrations/sqlite/*.sql")
-	if err != nil {
-		return err
-	}
-	sort.Strings(files)
-	for _, f := range files {
-		base := filepath.Base(f)
-		n, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("migration %s: bad number", base)
-		}
-		if err := s.apply(ctx, n, f); err != nil {
-			return fmt.Errorf("migration %s: %w", base, err)
-		}
-	}
-	return nil
+// queryRow runs a read of one row.
+func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	return s.db.QueryRowContext(ctx, s.d.rebind(query), args...)
 }
 
-func (s *Store) apply(ctx context.Context, version int, file string) error {
-	body, err := migrations.ReadFile(file)
-	if err != nil {
-		return err
+// txn is a write transaction whose statements are written with "?".
+type txn struct {
+	tx *sql.Tx
+	d  dialect
+}
+
+func (t txn) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return t.tx.ExecContext(ctx, t.d.rebind(query), args...)
+}
+
+func (t txn) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	return t.tx.QueryRowContext(ctx, t.d.rebind(query), args...)
+}
+
+// writeTx runs fn in a write transaction, under the write lock on SQLite.
+func (s *Store) writeTx(ctx context.Context, fn func(txn) error) error {
+	if s.d.oneWriter {
+		s.wmu.Lock()
+		defer s.wmu.Unlock()
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	var done int
-	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, version).Scan(&done); err != nil {
-		return err
-	}
-	if done > 0 {
-		return nil
-	}
-	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, version, s.now()); err != nil {
+	if err := fn(txn{tx, s.d}); err != nil {
 		return err
 	}
 	return tx.Commit()
 }
+
+// timeFormat is RFC 3339 in UTC with a fixed nine-digit fraction, so that
+// stored times sort as text in the order they happened (RFC3339Nano drops
+// trailing zeros, and "05Z" sorts after "05.5Z").
+const timeFormat = "2006-01-02T15:04:05.000000000Z07:00"
+
+// stamp formats t for a time column.
+func stamp(t time.Time) string { return t.UTC().Format(timeFormat) }
+
+// parseStamp reads a time column, written by stamp or, in stores made
+// before it, as RFC3339Nano.
+func parseStamp(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
+}
+
+func (s *Store) now() string { return stamp(s.Now()) }

@@ -45,7 +45,7 @@ func (s *Store) PutUnit(ctx context.Context, u Unit) error {
 		VALUES (?, ?, ?, ?, ?, ?, 1, ?)
 		ON CONFLICT (run_id, kind, key) DO UPDATE SET status = excluded.status, data = excluded.data,
 			error = excluded.error, attempts = units.attempts + 1, updated_at = excluded.updated_at`,
-		u.Run, u.Kind, u.Key, u.Status, string(u.Data), u.Err, s.now())
+		u.Run, u.Kind, u.Key, u.Status, s.d.bytes(u.Data), cleanText(u.Err), s.now())
 	if err != nil {
 		return fmt.Errorf("put unit %s/%s: %w", u.Kind, u.Key, err)
 	}
@@ -54,7 +54,7 @@ func (s *Store) PutUnit(ctx context.Context, u Unit) error {
 
 // GetUnit returns a stored unit.
 func (s *Store) GetUnit(ctx context.Context, run, kind, key string) (Unit, bool, error) {
-	row := s.db.QueryRowContext(ctx, `SELECT status, data, error, attempts, updated_at FROM units WHERE run_id = ? AND kind = ? AND key = ?`, run, kind, key)
+	row := s.queryRow(ctx, `SELECT status, data, error, attempts, updated_at FROM units WHERE run_id = ? AND kind = ? AND key = ?`, run, kind, key)
 	u := Unit{Run: run, Kind: kind, Key: key}
 	var data sql.NullString
 	var updated string
@@ -66,13 +66,13 @@ func (s *Store) GetUnit(ctx context.Context, run, kind, key string) (Unit, bool,
 		return Unit{}, false, fmt.Errorf("get unit %s/%s: %w", kind, key, err)
 	}
 	u.Data = []byte(data.String)
-	u.Updated, _ = time.Parse(time.RFC3339Nano, updated)
+	u.Updated = parseStamp(updated)
 	return u, true, nil
 }
 
 // Units lists the units of one kind in a run, ordered by key.
 func (s *Store) Units(ctx context.Context, run, kind string) ([]Unit, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT key, status, data, error, attempts, updated_at FROM units WHERE run_id = ? AND kind = ? ORDER BY key`, run, kind)
+	rows, err := s.query(ctx, `SELECT key, status, data, error, attempts, updated_at FROM units WHERE run_id = ? AND kind = ? ORDER BY key`, run, kind)
 	if err != nil {
 		return nil, fmt.Errorf("list units %s: %w", kind, err)
 	}
@@ -86,7 +86,7 @@ func (s *Store) Units(ctx context.Context, run, kind string) ([]Unit, error) {
 			return nil, err
 		}
 		u.Data = []byte(data.String)
-		u.Updated, _ = time.Parse(time.RFC3339Nano, updated)
+		u.Updated = parseStamp(updated)
 		out = append(out, u)
 	}
 	return out, rows.Err()
@@ -94,7 +94,7 @@ func (s *Store) Units(ctx context.Context, run, kind string) ([]Unit, error) {
 
 // Counts returns, for a run, the number of units per kind and status.
 func (s *Store) Counts(ctx context.Context, run string) (map[string]map[string]int, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT kind, status, COUNT(*) FROM units WHERE run_id = ? GROUP BY kind, status`, run)
+	rows, err := s.query(ctx, `SELECT kind, status, COUNT(*) FROM units WHERE run_id = ? GROUP BY kind, status`, run)
 	if err != nil {
 		return nil, fmt.Errorf("count units: %w", err)
 	}
@@ -123,7 +123,7 @@ func (s *Store) UnitsOfKind(ctx context.Context, kind, run string) ([]Unit, erro
 		q += ` AND run_id = ?`
 		args = append(args, run)
 	}
-	rows, err := s.db.QueryContext(ctx, q+` ORDER BY run_id, key`, args...)
+	rows, err := s.query(ctx, q+` ORDER BY run_id, key`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list %s units: %w", kind, err)
 	}
@@ -137,7 +137,7 @@ func (s *Store) UnitsOfKind(ctx context.Context, kind, run string) ([]Unit, erro
 			return nil, err
 		}
 		u.Data = []byte(data.String)
-		u.Updated, _ = time.Parse(time.RFC3339Nano, updated)
+		u.Updated = parseStamp(updated)
 		out = append(out, u)
 	}
 	return out, rows.Err()
@@ -155,7 +155,7 @@ type Run struct {
 
 // Runs lists the stored runs, newest first.
 func (s *Store) Runs(ctx context.Context) ([]Run, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, kind, params, created_at, updated_at FROM runs ORDER BY updated_at DESC, id`)
+	rows, err := s.query(ctx, `SELECT id, kind, params, created_at, updated_at FROM runs ORDER BY updated_at DESC, id`)
 	if err != nil {
 		return nil, fmt.Errorf("list runs: %w", err)
 	}
@@ -167,8 +167,8 @@ func (s *Store) Runs(ctx context.Context) ([]Run, error) {
 			rows.Close()
 			return nil, err
 		}
-		r.Created, _ = time.Parse(time.RFC3339Nano, c)
-		r.Updated, _ = time.Parse(time.RFC3339Nano, u)
+		r.Created = parseStamp(c)
+		r.Updated = parseStamp(u)
 		out = append(out, r)
 	}
 	rows.Close()

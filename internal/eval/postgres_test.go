@@ -1,0 +1,272 @@
+package eval
+
+// End to end on PostgreSQL, what `claimtrace eval --store postgres://…` does:
+// skipped unless CLAIMTRACE_TEST_POSTGRES names a server (.ci/run sets it).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	_ "github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/demo"
+	"github.com/claimtrace/claimtrace/internal/fetch"
+	"github.com/claimtrace/claimtrace/internal/judge"
+	"github.com/claimtrace/claimtrace/internal/prov"
+	"github.com/claimtrace/claimtrace/internal/sharedtest"
+	"github.com/claimtrace/claimtrace/internal/store"
+	"github.com/claimtrace/claimtrace/internal/store/storetest"
+)
+
+// openPostgres opens a store on a fresh PostgreSQL schema, closed at the end.
+func openPostgres(t *testing.T, dsn string) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// evalOutputs runs an evaluation and returns its summary and the demo
+// report's result, minus what legitimately differs between two runs (the
+// clock, the output path).
+func evalOutputs(t *testing.T, ctx context.Context, opts Options) (Summary, Result) {
+	t.Helper()
+	sum, res, err := runOutputs(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum, res
+}
+
+// runOutputs is evalOutputs for goroutines other than the test's.
+func runOutputs(ctx context.Context, opts Options) (Summary, Result, error) {
+	ev, err := New(opts)
+	if err != nil {
+		return Summary{}, Result{}, err
+	}
+	sum, err := ev.Run(ctx)
+	if err != nil {
+		return Summary{}, Result{}, err
+	}
+	res, err := ReadResult(filepath.Join(opts.OutDir, "reports", demo.TaskID+".json"))
+	if err != nil {
+		return Summary{}, Result{}, err
+	}
+	b, err := os.ReadFile(filepath.Join(opts.OutDir, "summary.json"))
+	if err != nil {
+		return Summary{}, Result{}, err
+	}
+	var written Summary
+	if err := json.Unmarshal(b, &written); err != nil {
+		return Summary{}, Result{}, fmt.Errorf("summary.json: %w", err)
+	}
+	if written.Reports != sum.Reports {
+		return Summary{}, Result{}, fmt.Errorf("summary.json reports = %d, Run returned %d", written.Reports, sum.Reports)
+	}
+	written.GeneratedAt = time.Time{}
+	res.File = ""
+	return written, *res, nil
+}
+
+// attempts returns the attempts of every unit of run, by kind/key: a unit
+// written again counts one more.
+func attempts(t *testing.T, st *store.Store, run string) map[string]int {
+	t.Helper()
+	counts, err := st.Counts(context.Background(), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for kind := range counts {
+		us, err := st.Units(context.Background(), run, kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range us {
+			out[kind+"/"+u.Key] = u.Attempts
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("run %s has no units", run)
+	}
+	return out
+}
+
+// TestDemoOnPostgres evaluates the bundled demo with a SQLite store and with a
+// PostgreSQL store, from the same inputs: the outputs must be the same, and
+// the PostgreSQL store must hold the run and its units.
+func TestDemoOnPostgres(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	ctx := context.Background()
+	opts, dir := demoRun(t)
+	wantSum, wantRes := evalOutputs(t, ctx, opts)
+
+	pg := openPostgres(t, dsn)
+	opts.Store, opts.OutDir = pg, filepath.Join(dir, "out-pg")
+	gotSum, gotRes := evalOutputs(t, ctx, opts)
+	if diff := cmp.Diff(wantSum, gotSum); diff != "" {
+		t.Errorf("summary on PostgreSQL (-sqlite +postgres):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantRes, gotRes); diff != "" {
+		t.Errorf("report on PostgreSQL (-sqlite +postgres):\n%s", diff)
+	}
+
+	// Another process sees the run as this one left it.
+	other := openPostgres(t, dsn)
+	runs, err := other.Runs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].ID != gotSum.Run || runs[0].Units["report/done"] != 1 {
+		t.Fatalf("runs seen by a second store = %+v, want run %s with its report done", runs, gotSum.Run)
+	}
+	before := attempts(t, other, gotSum.Run)
+	// A rerun resumes from the store: same outputs, no unit redone.
+	opts.OutDir = filepath.Join(dir, "out-pg-again")
+	againSum, againRes := evalOutputs(t, ctx, opts)
+	if diff := cmp.Diff(gotSum, againSum); diff != "" {
+		t.Errorf("rerun summary (-first +rerun):\n%s", diff)
+	}
+	if diff := cmp.Diff(gotRes, againRes); diff != "" {
+		t.Errorf("rerun report (-first +rerun):\n%s", diff)
+	}
+	if diff := cmp.Diff(before, attempts(t, other, gotSum.Run)); diff != "" {
+		t.Errorf("unit attempts after the rerun (-before +after):\n%s", diff)
+	}
+}
+
+// TestResumeOnPostgres interrupts a run on PostgreSQL and resumes it: no
+// source is fetched twice and the result equals an uninterrupted run.
+func TestResumeOnPostgres(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	opts, dir := demoRun(t)
+	_, want := evalOutputs(t, context.Background(), opts)
+
+	opts.Store, opts.OutDir = openPostgres(t, dsn), filepath.Join(dir, "out-pg")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cf := &countingFetcher{inner: opts.Fetcher, counts: map[string]int{}, after: 8, cancel: cancel}
+	opts.Fetcher, opts.Concurrency = cf, 1
+	ev, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ev.Run(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: err = %v, want context.Canceled", err)
+	}
+	cf.after = 0
+	_, got := evalOutputs(t, context.Background(), opts)
+	for u, n := range cf.counts {
+		if n > 1 {
+			t.Errorf("%s fetched %d times across the interrupted run and the resume", u, n)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("resumed result on PostgreSQL differs from an uninterrupted run (-want +got):\n%s", diff)
+	}
+}
+
+// TestWorkersShareAPostgresStore runs two evaluators of the same run at once,
+// each with its own *store.Store on one PostgreSQL database, as two worker
+// processes would: both finish, and both write the same results.
+func TestWorkersShareAPostgresStore(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	opts, dir := demoRun(t)
+	_, want := evalOutputs(t, context.Background(), opts)
+
+	var wg sync.WaitGroup
+	results := make([]Result, 2)
+	errs := make([]error, 2)
+	for i := range results {
+		o := opts
+		o.Store, o.OutDir = openPostgres(t, dsn), filepath.Join(dir, fmt.Sprintf("worker%d", i))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, results[i], errs[i] = runOutputs(context.Background(), o)
+		}()
+	}
+	wg.Wait()
+	for i, got := range results {
+		if errs[i] != nil {
+			t.Errorf("worker %d: %v", i, errs[i])
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("worker %d result (-sqlite +postgres):\n%s", i, diff)
+		}
+	}
+}
+
+// BenchmarkEvalSnapshotPostgres is BenchmarkEvalSnapshot (bench_test.go)
+// with a PostgreSQL store: the whole default offline pipeline over the 100
+// real Onyx reports, every unit written to PostgreSQL.
+func BenchmarkEvalSnapshotPostgres(b *testing.B) {
+	src := sharedtest.Dir(b, "reports/onyx-drb/report_logs")
+	dsn := storetest.PostgresDSN(b)
+	dir := b.TempDir()
+	ds, reportsDir, snapDir, urls := buildEvalFixture(b, src, dir)
+	snap, err := fetch.OpenSnapshot(snapDir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cal, err := judge.DefaultCalibration()
+	if err != nil {
+		b.Fatal(err)
+	}
+	offline, err := judge.NewOffline(cal)
+	if err != nil {
+		b.Fatal(err)
+	}
+	canon := func(u string) string {
+		c, err := biblio.CanonicalURL(u)
+		if err != nil {
+			return u
+		}
+		return c
+	}
+	b.ReportMetric(float64(urls), "urls")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		// A fresh schema a lap, so that every lap does all the work.
+		if i > 0 {
+			dsn = storetest.PostgresDSN(b)
+		}
+		st, err := store.Open(context.Background(), dsn)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		ev, err := New(Options{
+			Dataset: ds, ReportsDir: reportsDir, OutDir: filepath.Join(dir, fmt.Sprintf("out%d", i)),
+			Mode: "offline", Snapshot: snapDir, Store: st, Concurrency: 4,
+			Fetcher: fetch.New(fetch.Options{Offline: true, Snapshot: snap, Canon: canon}),
+			Judge:   offline, JudgeName: "offline", CheckWorthy: judge.CheckWorthy, Detector: prov.Offline{},
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sum, err := ev.Run(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if sum.Reports != 100 {
+			b.Fatalf("scored %d reports, want 100 (%+v)", sum.Reports, sum.Failures)
+		}
+		st.Close()
+	}
+	b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N)/100*1000, "ms/report")
+}
