@@ -139,10 +139,17 @@ func TestCrashResume(t *testing.T) {
 	if len(hits) != len(done1) {
 		t.Errorf("rerun had %d cache hits, want %d", len(hits), len(done1))
 	}
+	// A call the worker finished is never asked again. A call in flight
+	// when it died may have been answered by the server without the worker
+	// recording it (lost with the crash, allowed): it is asked again, once.
 	for i := range n {
 		p := fmt.Sprintf("item %03d", i)
-		if got := srv.Completed(p); got != 1 {
-			t.Errorf("%s was answered %d times, want exactly once", p, got)
+		got := srv.Completed(p)
+		switch {
+		case done1[p] && got != 1:
+			t.Errorf("%s finished before the crash but was answered %d times", p, got)
+		case got < 1 || got > 2:
+			t.Errorf("%s was answered %d times, want once (twice at most if in flight at the crash)", p, got)
 		}
 	}
 	t.Logf("killed with %d calls done and %d in flight; rerun made %d requests for %d calls", k, inFlight, len(srv.Calls())-k-inFlight, n)
