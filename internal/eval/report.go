@@ -78,6 +78,8 @@ type SourceResult struct {
 	Work    claimtrace.Work `json:"work"`
 	Fetched bool            `json:"fetched"`
 	Wall    string          `json:"wall,omitempty"`
+	// TextSHA names the source's readable text in the store (store.GetText).
+	TextSHA string `json:"text_sha,omitempty"`
 }
 
 // Stats counts what the parser found.
@@ -188,7 +190,7 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 			w.Key = biblio.Key(w)
 		}
 		adjusted[k] = w
-		res.Sources = append(res.Sources, SourceResult{Target: targets[k].label(), Work: w, Fetched: r.Fetched, Wall: r.Wall})
+		res.Sources = append(res.Sources, SourceResult{Target: targets[k].label(), Work: w, Fetched: r.Fetched, Wall: r.Wall, TextSHA: r.TextSHA})
 		if have, ok := works[w.Key]; ok {
 			mergeWork(have, w)
 			continue
