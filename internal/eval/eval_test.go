@@ -239,3 +239,32 @@ func TestResume(t *testing.T) {
 		t.Errorf("resumed result differs from an uninterrupted run (-want +got):\n%s", diff)
 	}
 }
+
+// TestClaimGapsAreWords checks that a claim without complete provenance
+// says why in words.
+func TestClaimGapsAreWords(t *testing.T) {
+	opts, _ := demoRun(t)
+	ev, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ev.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ReadResult(filepath.Join(opts.OutDir, "reports", demo.TaskID+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gaps := map[string]int{}
+	for _, c := range res.Claims {
+		if c.Complete != (c.Gap == "") {
+			t.Errorf("claim %s: complete %v but gap %q", c.ID, c.Complete, c.Gap)
+		}
+		if c.Gap != "" {
+			gaps[c.Gap]++
+		}
+	}
+	if gaps["no source"] == 0 || gaps["unresolved source"] == 0 || len(gaps) != 2 {
+		t.Errorf("gaps = %v, want no source and unresolved source", gaps)
+	}
+}

@@ -132,7 +132,9 @@ func (e *Evaluator) provenance(ctx context.Context, res *Result, doc claimtrace.
 		}
 		pc := m.PerClaim[i]
 		res.Claims[i].Complete = pc.Complete
-		res.Claims[i].Gap = string(pc.Gap)
+		if pc.Gap != prov.GapNone {
+			res.Claims[i].Gap = pc.Gap.String()
+		}
 		res.Claims[i].Nodes = pc.Nodes
 		res.Claims[i].PSnd = ratio(pc.PSnd)
 	}
