@@ -60,6 +60,8 @@ Start with:
 		a.runsCmd(),
 		a.leaderboardCmd(),
 		a.analyzeCmd(),
+		a.serveCmd(),
+		a.mcpCmd(),
 	)
 	return root
 }

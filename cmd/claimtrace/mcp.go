@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/judge"
+	"github.com/claimtrace/claimtrace/internal/live"
+	"github.com/claimtrace/claimtrace/internal/live/mcpserver"
+	"github.com/claimtrace/claimtrace/internal/prov"
+)
+
+// mcpFlags are the settings of claimtrace mcp.
+type mcpFlags struct {
+	http       string
+	store      string
+	judge      string
+	tau        float64
+	allowFetch bool
+	allowHosts []string
+	detect     bool
+	tokenEnv   string
+}
+
+// minTokenBytes is the shortest bearer token the HTTP transport accepts.
+const minTokenBytes = 16
+
+func (a *app) mcpCmd() *cobra.Command {
+	var f mcpFlags
+	cmd := &cobra.Command{
+		Use:   "mcp [--http ADDR] [--store DSN] [--judge offline] [--tau 0.5] [--allow-fetch]",
+		Short: "Serve live provenance tools to an agent over MCP: claims are verified and gated before they are written",
+		Long: `Serve the live provenance API as Model Context Protocol tools, so that an
+agent records the provenance of its report while it writes it (the AAR
+standard's "validation during synthesis"):
+
+  open_session    one session per report
+  add_source      a source and the excerpt the agent read
+  add_reasoning   an inference step and its inputs
+  add_claim       a claim with the sources it rests on: each source is judged
+                  against the statement now, and the answer says whether the
+                  claim is gated (incomplete provenance, or no source supports
+                  it with strength ν > τ) and why
+  add_edge, withdraw_claim, get_metrics (PCov, PSnd, CTran, AEff), why,
+  export_prov (W3C PROV-JSON), get_graph, close_session
+
+Every operation is stored as soon as it is applied (--store, default the
+configured store): a crash loses nothing and reopening a session id
+continues it.
+
+By default the server speaks MCP on stdin/stdout: configure your MCP client
+to run "claimtrace mcp". With --http ADDR it serves streamable HTTP at
+http://ADDR/mcp and the same operations as a JSON API at
+http://ADDR/api/live/; both need "Authorization: Bearer <token>", the token
+read from $CLAIMTRACE_TOKEN (--token-env names another variable).
+
+Sources given by URL alone are fetched (SSRF-safe, through the page cache)
+only with --allow-fetch; otherwise they stay unresolved and claims resting on
+them are gated.`,
+		Example: `  claimtrace mcp
+  claimtrace mcp --store ~/claimtrace/live.db --allow-fetch
+  CLAIMTRACE_TOKEN=$(openssl rand -hex 32) claimtrace mcp --http 127.0.0.1:8765`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runMCP(cmd.Context(), f)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on this address (host:port) instead of stdio")
+	fs.StringVar(&f.store, "store", "", "store DSN: SQLite path or postgres:// URL (default: the configured store)")
+	fs.StringVar(&f.judge, "judge", "offline", "support judge: offline, or an LLM judge spec (provider:model or a configured name)")
+	fs.Float64Var(&f.tau, "tau", prov.DefaultTau, "entailment threshold τ: a source supports a claim when its strength ν > τ")
+	fs.BoolVar(&f.allowFetch, "allow-fetch", false, "fetch sources recorded by URL without an excerpt (SSRF-safe fetcher)")
+	fs.StringSliceVar(&f.allowHosts, "allow-host", nil, "host or CIDR that may resolve to a private address when fetching; repeatable")
+	fs.BoolVar(&f.detect, "detect", true, "look for contradictions between each new source and the earlier ones (offline detector)")
+	fs.StringVar(&f.tokenEnv, "token-env", live.TokenEnv, "environment variable holding the bearer token of --http")
+	return cmd
+}
+
+func (a *app) runMCP(ctx context.Context, f mcpFlags) error {
+	if math.IsNaN(f.tau) || f.tau < 0 || f.tau >= 1 {
+		return fmt.Errorf("--tau %v: want 0 ≤ τ < 1: %w", f.tau, claimtrace.ErrInvalid)
+	}
+	var token string
+	if f.http != "" {
+		token = os.Getenv(f.tokenEnv)
+		if len(token) < minTokenBytes {
+			return fmt.Errorf("mcp --http needs a bearer token of at least %d characters in $%s (e.g. export %s=$(openssl rand -hex 32)); clients send it as 'Authorization: Bearer <token>': %w",
+				minTokenBytes, f.tokenEnv, f.tokenEnv, claimtrace.ErrInvalid)
+		}
+	}
+	st, err := a.openStore(ctx, f.store)
+	if err != nil {
+		return err
+	}
+	opts := live.Options{Store: st, Tau: &f.tau, Logger: slog.New(slog.NewTextHandler(a.stderr, nil))}
+	if f.judge == "offline" {
+		cal, err := judge.DefaultCalibration()
+		if err != nil {
+			return err
+		}
+		if opts.Judge, err = judge.NewOffline(cal); err != nil {
+			return err
+		}
+	} else {
+		j, _, _, err := a.openJudge(ctx, f.judge, "", judge.PromptsClaimtrace, llmRun{Run: "live", Cache: st.LLMCache(), Ledger: st, Budget: a.llmBudget()})
+		if err != nil {
+			return err
+		}
+		opts.Judge = j
+	}
+	if f.allowFetch {
+		if opts.Fetcher, err = a.newFetcher(fetchFlags{allowHosts: f.allowHosts}, st); err != nil {
+			return err
+		}
+	}
+	if f.detect {
+		opts.Detector = prov.Offline{}
+	}
+	svc, err := live.New(opts)
+	if err != nil {
+		return err
+	}
+	srv := mcpserver.New(svc, buildVersion())
+	fetching := "off"
+	if f.allowFetch {
+		fetching = "on"
+	}
+	if f.http == "" {
+		fmt.Fprintf(a.stderr, "claimtrace mcp: MCP on stdio · store %s · judge %s · τ %g · fetching %s\n", st, f.judge, f.tau, fetching)
+		err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}})
+		if err != nil && ctx.Err() == nil {
+			return fmt.Errorf("mcp: %w", err)
+		}
+		return nil
+	}
+	return a.serveMCP(ctx, f.http, svc, srv, token, fmt.Sprintf("store %s · judge %s · τ %g · fetching %s", st, f.judge, f.tau, fetching))
+}
+
+// serveMCP serves MCP at /mcp and the JSON API at /api/live/ until ctx
+// ends, then shuts down gracefully.
+func (a *app) serveMCP(ctx context.Context, addr string, svc *live.Service, srv *mcp.Server, token, about string) error {
+	h, err := mcpserver.Handler(srv, token)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	mux.Handle("/api/live/", http.StripPrefix("/api/live", live.Handler(svc, token)))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("mcp --http %s: %w", addr, err)
+	}
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(a.stderr, "claimtrace mcp: listening on http://%s/mcp (MCP, streamable HTTP) and http://%s/api/live/ (JSON API) · %s\n", ln.Addr(), ln.Addr(), about)
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("mcp --http %s: %w", addr, err)
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdown); err != nil {
+		hs.Close()
+	}
+	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("mcp --http %s: %w", addr, err)
+	}
+	return nil
+}
+
+// nopWriteCloser keeps the command's stdout open when the transport closes.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// buildVersion is the module version the binary was built from, or "devel".
+func buildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/claimtrace/claimtrace/internal/live"
+	"github.com/claimtrace/claimtrace/internal/web"
+)
+
+func (a *app) serveCmd() *cobra.Command {
+	var addr, dsn, tokenEnv string
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the web audit view and the JSON API over a store",
+		Long: `Serve the runs of a store over HTTP: the runs, each run's reports with their
+headline figures, and the audit view of one report, where every claim is
+highlighted by status (supported, partial, unsupported, contradicted,
+unknown, uncited) and selecting one shows its sources, the evidence passage
+inside each source's text, the verdicts and reasons, its provenance path
+and AAR figures. The view measures the seconds a reader spends on each claim
+(page visible and focused) and the report page shows the empirical AEff,
+minutes per claim audited. Keys j and k move between claims.
+
+JSON API (read): /api/runs, /api/runs/RUN/reports,
+/api/runs/RUN/reports/TASK (the stored result), .../TASK/audit (timings,
+reviews, AEff), /api/runs/RUN/graphs/TASK[?format=prov|jsonld].
+Write API: POST /api/runs/RUN/reports/TASK/timings and .../reviews, with
+"Authorization: Bearer TOKEN". The token is read from the environment
+variable named by --token-env (at least 16 characters, e.g. openssl rand
+-hex 32); when it is unset the server is read-only and says so.
+
+Ctrl-C stops the server after the requests in flight.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			st, err := a.openStore(ctx, dsn)
+			if err != nil {
+				return err
+			}
+			var token string
+			if tokenEnv != "" {
+				token = os.Getenv(tokenEnv)
+			}
+			srv, err := web.New(web.Options{Store: st, Token: token, Log: slog.New(slog.NewTextHandler(a.stderr, nil))})
+			if err != nil {
+				return fmt.Errorf("serve: token from $%s: %w", tokenEnv, err)
+			}
+			// Agents record provenance live through the same server: the
+			// JSON API under /api/live/ (offline judge, τ 0.5, no fetching).
+			svc, err := live.New(live.Options{Store: st})
+			if err != nil {
+				return err
+			}
+			srv.Handle("/api/live/", http.StripPrefix("/api/live", live.Handler(svc, token)))
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return fmt.Errorf("serve: %w", err)
+			}
+			fmt.Fprintf(a.stdout, "claimtrace serve: http://%s/ (store %s)\n", ln.Addr(), st)
+			if srv.Writable() {
+				fmt.Fprintf(a.stdout, "write API on: POST requests need the token in $%s\n", tokenEnv)
+			} else {
+				fmt.Fprintf(a.stdout, "read-only: set $%s to a token of at least %d characters to save audit timings and reviews\n", tokenEnv, web.MinTokenBytes)
+			}
+			if err := web.Serve(ctx, ln, srv, 5*time.Second); err != nil {
+				return err
+			}
+			fmt.Fprintln(a.stdout, "claimtrace serve: stopped")
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
+	cmd.Flags().StringVar(&dsn, "store", "", "store DSN (default: <data dir>/claimtrace.db)")
+	cmd.Flags().StringVar(&tokenEnv, "token-env", "CLAIMTRACE_TOKEN", "environment variable holding the write API's bearer token")
+	return cmd
+}

@@ -1,0 +1,367 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/prov"
+)
+
+// MaxBody caps a request body of the HTTP API (bytes): an excerpt of
+// MaxText bytes fits with room for JSON escaping.
+const MaxBody = 4 * MaxText
+
+// TokenEnv is the environment variable the command line reads the API token
+// from; it is named in the error a write without a configured token gets.
+const TokenEnv = "CLAIMTRACE_TOKEN"
+
+// Handler serves the live provenance API over HTTP JSON (documented in
+// doc/api.md). Paths are relative: mount it under a prefix with
+// http.StripPrefix, e.g. mux.Handle("/api/live/", http.StripPrefix("/api/live", live.Handler(svc, token))).
+//
+// Writes (POST, DELETE) need "Authorization: Bearer <token>"; with an empty
+// token every write is refused with a message saying how to set one. Reads
+// are open.
+func Handler(svc *Service, token string) http.Handler {
+	h := &api{svc: svc, token: token}
+	mux := http.NewServeMux()
+	mux.Handle("GET /sessions", h.read(h.listSessions))
+	mux.Handle("POST /sessions", h.write(h.openSession))
+	mux.Handle("GET /sessions/{id}", h.read(h.graph))
+	mux.Handle("GET /sessions/{id}/info", h.read(h.info))
+	mux.Handle("GET /sessions/{id}/metrics", h.read(h.metrics))
+	mux.Handle("GET /sessions/{id}/prov", h.read(h.prov))
+	mux.Handle("GET /sessions/{id}/claims/{cid}/why", h.read(h.why))
+	mux.Handle("POST /sessions/{id}/sources", h.write(h.addSource))
+	mux.Handle("POST /sessions/{id}/reasoning", h.write(h.addReasoning))
+	mux.Handle("POST /sessions/{id}/claims", h.write(h.addClaim))
+	mux.Handle("POST /sessions/{id}/edges", h.write(h.addEdge))
+	mux.Handle("DELETE /sessions/{id}/claims/{cid}", h.write(h.withdraw))
+	mux.Handle("POST /sessions/{id}/close", h.write(h.close))
+	mux.Handle("/", h.read(func(w http.ResponseWriter, r *http.Request) error {
+		return &httpError{status: http.StatusNotFound, msg: fmt.Sprintf("no endpoint %s %s: see internal/live/doc/api.md", r.Method, r.URL.Path)}
+	}))
+	return mux
+}
+
+type api struct {
+	svc   *Service
+	token string
+}
+
+// handlerFunc is an endpoint: it writes a response or returns an error,
+// which the wrapper renders.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+func (h *api) read(f handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := f(w, r); err != nil {
+			if status, _ := statusOf(err); status >= 500 && h.svc.log != nil {
+				h.svc.log.Error("live API", "method", r.Method, "path", r.URL.Path, "status", status, "error", err)
+			}
+			writeError(w, err)
+		}
+	})
+}
+
+func (h *api) write(f handlerFunc) http.Handler {
+	return h.read(func(w http.ResponseWriter, r *http.Request) error {
+		if err := authorize(r, h.token); err != nil {
+			return err
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		return f(w, r)
+	})
+}
+
+// RequireBearer wraps next so that every request needs "Authorization:
+// Bearer <token>" (compared in constant time). An empty token refuses all
+// requests, saying how to set one.
+func RequireBearer(token string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := authorize(r, token); err != nil {
+			writeError(w, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// authorize checks the request's bearer token against token.
+func authorize(r *http.Request, token string) error {
+	if token == "" {
+		return &httpError{status: http.StatusForbidden, msg: "writes are disabled: no API token is configured; set " + TokenEnv +
+			" to a long random secret where claimtrace runs (e.g. " + TokenEnv + "=$(openssl rand -hex 32)) and send it as 'Authorization: Bearer <token>'"}
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	// Hashing first makes the comparison constant-time whatever the lengths.
+	want := sha256.Sum256([]byte(token))
+	have := sha256.Sum256([]byte(strings.TrimSpace(got)))
+	if !ok || subtle.ConstantTimeCompare(want[:], have[:]) != 1 {
+		return &httpError{status: http.StatusUnauthorized, msg: "missing or wrong bearer token: send 'Authorization: Bearer <token>' with the token configured in " + TokenEnv}
+	}
+	return nil
+}
+
+// httpError is an error with its own status.
+type httpError struct {
+	status int
+	msg    string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+// statusTable maps errors to HTTP statuses, first match wins.
+var statusTable = []struct {
+	target error
+	status int
+}{
+	{claimtrace.ErrNotFound, http.StatusNotFound},
+	{ErrClosed, http.StatusConflict},
+	{claimtrace.ErrTooLarge, http.StatusRequestEntityTooLarge},
+	{claimtrace.ErrInvalid, http.StatusBadRequest},
+	{claimtrace.ErrBudget, http.StatusTooManyRequests},
+	{claimtrace.ErrUnreachable, http.StatusBadGateway},
+	{context.Canceled, http.StatusServiceUnavailable},
+	{context.DeadlineExceeded, http.StatusGatewayTimeout},
+}
+
+// errorBody is the JSON body of every error response.
+type errorBody struct {
+	Error  string `json:"error"`
+	Status int    `json:"status"`
+	// Violations lists the AAR rules an operation breaks (status 422).
+	Violations []prov.Violation `json:"violations,omitempty"`
+}
+
+// statusOf returns the status for err and the violations it carries.
+func statusOf(err error) (int, []prov.Violation) {
+	var he *httpError
+	if errors.As(err, &he) {
+		return he.status, nil
+	}
+	var ve *prov.ValidationError
+	if errors.As(err, &ve) {
+		return http.StatusUnprocessableEntity, ve.Violations
+	}
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return http.StatusRequestEntityTooLarge, nil
+	}
+	for _, row := range statusTable {
+		if errors.Is(err, row.target) {
+			return row.status, nil
+		}
+	}
+	return http.StatusInternalServerError, nil
+}
+
+func writeError(w http.ResponseWriter, err error) {
+	status, vs := statusOf(err)
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="claimtrace"`)
+	}
+	writeJSON(w, status, errorBody{Error: err.Error(), Status: status, Violations: vs})
+}
+
+// writeJSON renders v into a buffer, then writes it with status.
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("encode response: %w", err)
+	}
+	writeBody(w, status, "application/json", buf.Bytes())
+	return nil
+}
+
+func writeBody(w http.ResponseWriter, status int, contentType string, body []byte) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// decode reads one JSON object into v, refusing unknown fields and
+// trailing data. An empty body is an empty object when empty is allowed.
+func decode(r *http.Request, v any, empty bool) error {
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return fmt.Errorf("request body over %d bytes: %w", MaxBody, claimtrace.ErrTooLarge)
+		}
+		return fmt.Errorf("read request body: %w", err)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		if empty {
+			return nil
+		}
+		return fmt.Errorf("empty request body: want a JSON object: %w", claimtrace.ErrInvalid)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("request body: %v: %w", err, claimtrace.ErrInvalid)
+	}
+	if dec.More() {
+		return fmt.Errorf("request body: data after the JSON object: %w", claimtrace.ErrInvalid)
+	}
+	return nil
+}
+
+func (h *api) listSessions(w http.ResponseWriter, r *http.Request) error {
+	list, err := h.svc.Sessions(r.Context())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, struct {
+		Sessions []SessionInfo `json:"sessions"`
+	}{orEmpty(list)})
+}
+
+func (h *api) openSession(w http.ResponseWriter, r *http.Request) error {
+	var in OpenInput
+	if err := decode(r, &in, true); err != nil {
+		return err
+	}
+	info, err := h.svc.Open(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	status := http.StatusCreated
+	if info.Resumed {
+		status = http.StatusOK
+	}
+	return writeJSON(w, status, info)
+}
+
+func (h *api) info(w http.ResponseWriter, r *http.Request) error {
+	info, err := h.svc.Session(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, info)
+}
+
+func (h *api) graph(w http.ResponseWriter, r *http.Request) error {
+	g, err := h.svc.Graph(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	data, err := prov.Marshal(g)
+	if err != nil {
+		return err
+	}
+	writeBody(w, http.StatusOK, "application/json", data)
+	return nil
+}
+
+func (h *api) metrics(w http.ResponseWriter, r *http.Request) error {
+	m, err := h.svc.Metrics(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, m)
+}
+
+func (h *api) why(w http.ResponseWriter, r *http.Request) error {
+	why, err := h.svc.Why(r.Context(), r.PathValue("id"), r.PathValue("cid"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, why)
+}
+
+func (h *api) prov(w http.ResponseWriter, r *http.Request) error {
+	format := r.URL.Query().Get("format")
+	data, err := h.svc.PROV(r.Context(), r.PathValue("id"), format)
+	if err != nil {
+		return err
+	}
+	ct := "application/json"
+	if format == FormatPROVJSONLD {
+		ct = "application/ld+json"
+	}
+	writeBody(w, http.StatusOK, ct, data)
+	return nil
+}
+
+func (h *api) addSource(w http.ResponseWriter, r *http.Request) error {
+	var in SourceInput
+	if err := decode(r, &in, false); err != nil {
+		return err
+	}
+	res, err := h.svc.AddSource(r.Context(), r.PathValue("id"), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, res)
+}
+
+func (h *api) addReasoning(w http.ResponseWriter, r *http.Request) error {
+	var in ReasoningInput
+	if err := decode(r, &in, false); err != nil {
+		return err
+	}
+	res, err := h.svc.AddReasoning(r.Context(), r.PathValue("id"), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, res)
+}
+
+func (h *api) addClaim(w http.ResponseWriter, r *http.Request) error {
+	var in ClaimInput
+	if err := decode(r, &in, false); err != nil {
+		return err
+	}
+	res, err := h.svc.AddClaim(r.Context(), r.PathValue("id"), in)
+	if err != nil {
+		return err
+	}
+	status := http.StatusCreated
+	if res.Revised {
+		status = http.StatusOK
+	}
+	return writeJSON(w, status, res)
+}
+
+func (h *api) addEdge(w http.ResponseWriter, r *http.Request) error {
+	var in EdgeInput
+	if err := decode(r, &in, false); err != nil {
+		return err
+	}
+	res, err := h.svc.AddEdge(r.Context(), r.PathValue("id"), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, res)
+}
+
+func (h *api) withdraw(w http.ResponseWriter, r *http.Request) error {
+	info, err := h.svc.Withdraw(r.Context(), r.PathValue("id"), r.PathValue("cid"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, info)
+}
+
+func (h *api) close(w http.ResponseWriter, r *http.Request) error {
+	info, err := h.svc.Close(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, info)
+}

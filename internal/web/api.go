@@ -1,0 +1,209 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/prov/provjson"
+	"github.com/claimtrace/claimtrace/internal/store"
+)
+
+// RunsResponse is the body of GET /api/runs.
+type RunsResponse struct {
+	Runs []store.Run `json:"runs"`
+	// Writable says whether the write API is enabled.
+	Writable bool `json:"writable"`
+}
+
+// ReportsResponse is the body of GET /api/runs/{run}/reports: each
+// report's headline figures and the run's pooled empirical AEff.
+type ReportsResponse struct {
+	Run     store.Run    `json:"run"`
+	Reports []ReportLine `json:"reports"`
+	Effort  AuditEffort  `json:"audit_effort"`
+}
+
+// AuditResponse is the body of GET /api/runs/{run}/reports/{task}/audit and
+// of a successful timing post: the report's stored timings and reviews (on
+// its current text) and its empirical AEff.
+type AuditResponse struct {
+	Task         string      `json:"task_id"`
+	ReportSHA256 string      `json:"report_sha256"`
+	Effort       AuditEffort `json:"audit_effort"`
+	Timings      []Timing    `json:"timings"`
+	Reviews      []Review    `json:"reviews"`
+}
+
+func (s *Server) apiRuns(w http.ResponseWriter, r *http.Request) error {
+	runs, err := s.st.Runs(r.Context())
+	if err != nil {
+		return err
+	}
+	if runs == nil {
+		runs = []store.Run{}
+	}
+	s.writeJSON(w, r, http.StatusOK, RunsResponse{Runs: runs, Writable: s.Writable()})
+	return nil
+}
+
+func (s *Server) apiReports(w http.ResponseWriter, r *http.Request) error {
+	id, err := runName(r)
+	if err != nil {
+		return err
+	}
+	run, err := s.findRun(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	lines, all, err := s.reportLines(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	s.writeJSON(w, r, http.StatusOK, ReportsResponse{Run: run, Reports: lines, Effort: effort(all)})
+	return nil
+}
+
+// apiReport serves a report's result exactly as the pipeline stored it (the
+// shape of OUT/reports/<task>.json).
+func (s *Server) apiReport(w http.ResponseWriter, r *http.Request) error {
+	run, task, err := reportNames(r)
+	if err != nil {
+		return err
+	}
+	sr, err := s.loadRaw(r.Context(), run, task)
+	if err != nil {
+		return err
+	}
+	s.writeRawJSON(w, http.StatusOK, sr.Result)
+	return nil
+}
+
+func (s *Server) apiAudit(w http.ResponseWriter, r *http.Request) error {
+	run, task, err := reportNames(r)
+	if err != nil {
+		return err
+	}
+	return s.writeAudit(w, r, run, task, http.StatusOK)
+}
+
+// writeAudit answers with the report's audit records.
+func (s *Server) writeAudit(w http.ResponseWriter, r *http.Request, run, task string, status int) error {
+	l, err := s.loadReport(r.Context(), run, task)
+	if err != nil {
+		return err
+	}
+	ts, reviews, err := s.auditRecords(r.Context(), run, l.Res)
+	if err != nil {
+		return err
+	}
+	out := AuditResponse{Task: task, ReportSHA256: l.Res.SHA256, Effort: effort(ts), Timings: ts, Reviews: []Review{}}
+	if out.Timings == nil {
+		out.Timings = []Timing{}
+	}
+	for _, c := range l.Res.Claims {
+		if rv, ok := reviews[c.ID]; ok {
+			out.Reviews = append(out.Reviews, rv)
+		}
+	}
+	s.writeJSON(w, r, status, out)
+	return nil
+}
+
+// graphFormats are the ?format= values of the graph endpoint.
+var graphFormats = []string{"native", "prov", "jsonld"}
+
+// apiGraph serves a report's provenance graph: the native aar-graph/1 JSON
+// (default), PROV-JSON (?format=prov) or PROV-JSONLD (?format=jsonld).
+func (s *Server) apiGraph(w http.ResponseWriter, r *http.Request) error {
+	run, task, err := reportNames(r)
+	if err != nil {
+		return err
+	}
+	format := r.URL.Query().Get("format")
+	if format == "" {
+		format = "native"
+	}
+	if !slices.Contains(graphFormats, format) {
+		return fmt.Errorf("graph format %q: want native, prov or jsonld: %w", clip(format, 40), claimtrace.ErrInvalid)
+	}
+	raw, g, err := s.loadGraph(r.Context(), run, task)
+	if err != nil {
+		return err
+	}
+	if format != "native" {
+		if err := g.Validate(); err != nil {
+			return fmt.Errorf("graph of report %q in run %q: %w", task, run, err)
+		}
+	}
+	var data []byte
+	switch format {
+	case "native":
+		data = raw
+	case "prov":
+		data, err = provjson.Marshal(g)
+	case "jsonld":
+		data, err = provjson.MarshalLD(g)
+		w.Header().Set("Content-Type", "application/ld+json")
+	}
+	if err != nil {
+		return fmt.Errorf("graph of report %q in run %q: %w", task, run, err)
+	}
+	if format == "jsonld" {
+		w.WriteHeader(http.StatusOK)
+		w.Write(append(data, '\n'))
+		return nil
+	}
+	s.writeRawJSON(w, http.StatusOK, data)
+	return nil
+}
+
+// apiPostTimings stores a reading session's seconds per claim and answers
+// with the report's audit records. An empty list only checks the token.
+func (s *Server) apiPostTimings(w http.ResponseWriter, r *http.Request) error {
+	if err := s.authorize(r); err != nil {
+		return err
+	}
+	run, task, err := reportNames(r)
+	if err != nil {
+		return err
+	}
+	var p timingPost
+	if err := decodeBody(w, r, &p); err != nil {
+		return err
+	}
+	l, err := s.loadReport(r.Context(), run, task)
+	if err != nil {
+		return err
+	}
+	if err := s.putTimings(r.Context(), run, l.Res, p); err != nil {
+		return err
+	}
+	return s.writeAudit(w, r, run, task, http.StatusOK)
+}
+
+// apiPostReview stores a reviewer's verdict on a claim.
+func (s *Server) apiPostReview(w http.ResponseWriter, r *http.Request) error {
+	if err := s.authorize(r); err != nil {
+		return err
+	}
+	run, task, err := reportNames(r)
+	if err != nil {
+		return err
+	}
+	var p reviewPost
+	if err := decodeBody(w, r, &p); err != nil {
+		return err
+	}
+	l, err := s.loadReport(r.Context(), run, task)
+	if err != nil {
+		return err
+	}
+	rv, err := s.putReview(r.Context(), run, l.Res, p)
+	if err != nil {
+		return err
+	}
+	s.writeJSON(w, r, http.StatusCreated, rv)
+	return nil
+}

@@ -1,0 +1,293 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"mime"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/store"
+)
+
+// Unit kinds the server writes into a run, beside the pipeline's.
+const (
+	// UnitAuditTime holds the seconds one reading session spent on one
+	// claim; key "<task>/<claim>/<session>".
+	UnitAuditTime = "audit_time"
+	// UnitReview holds a human reviewer's verdict on one claim; key
+	// "<task>/<claim>".
+	UnitReview = "review"
+)
+
+// Limits of the write API.
+const (
+	maxBody        = 64 << 10
+	maxNote        = 4000
+	maxTimingBatch = 2000
+	// maxClaimSeconds caps one session's time on one claim: a day.
+	maxClaimSeconds = 24 * 60 * 60
+)
+
+// Timing is the time one reading session spent on one claim of a report:
+// seconds while the claim was selected, the page visible and focused and
+// the reader active. ReportSHA256 ties it to the report text it was
+// measured on.
+type Timing struct {
+	Task         string    `json:"task"`
+	Claim        string    `json:"claim"`
+	Session      string    `json:"session"`
+	Seconds      float64   `json:"seconds"`
+	ReportSHA256 string    `json:"report_sha256"`
+	Updated      time.Time `json:"updated"`
+}
+
+// Review is a human reviewer's verdict on a claim: a verdict label
+// (supported, partial, unsupported, contradicted, unknown) for a cited
+// claim, a fact label (true, false, undecided) for a non-cited one, and a
+// note. URL optionally names the source the review is about.
+type Review struct {
+	Task         string    `json:"task"`
+	Claim        string    `json:"claim"`
+	Label        string    `json:"label"`
+	Note         string    `json:"note,omitempty"`
+	URL          string    `json:"url,omitempty"`
+	ReportSHA256 string    `json:"report_sha256"`
+	At           time.Time `json:"at"`
+}
+
+// AuditEffort is the empirical AEff of a report (AAR): the mean over the
+// claims audited of T_c, the minutes spent verifying claim c, summed over
+// reading sessions.
+type AuditEffort struct {
+	ClaimsAudited   int                `json:"claims_audited"`
+	Sessions        int                `json:"sessions"`
+	Seconds         float64            `json:"seconds"`
+	MinutesPerClaim *float64           `json:"minutes_per_claim"`
+	PerClaim        map[string]float64 `json:"per_claim_seconds"`
+}
+
+// effort aggregates timings into the empirical AEff.
+func effort(ts []Timing) AuditEffort {
+	a := AuditEffort{PerClaim: map[string]float64{}}
+	sessions := map[string]bool{}
+	for _, t := range ts {
+		if t.Seconds <= 0 {
+			continue
+		}
+		a.PerClaim[t.Claim] += t.Seconds
+		a.Seconds += t.Seconds
+		sessions[t.Session] = true
+	}
+	a.ClaimsAudited, a.Sessions = len(a.PerClaim), len(sessions)
+	if a.ClaimsAudited > 0 {
+		m := a.Seconds / 60 / float64(a.ClaimsAudited)
+		a.MinutesPerClaim = &m
+	}
+	return a
+}
+
+// auditRecords returns the timings and reviews stored for a report,
+// keeping only those measured on its current text (sha256).
+func (s *Server) auditRecords(ctx context.Context, run string, res *eval.Result) ([]Timing, map[string]Review, error) {
+	tus, err := s.st.Units(ctx, run, UnitAuditTime)
+	if err != nil {
+		return nil, nil, err
+	}
+	prefix := res.Task + "/"
+	var ts []Timing
+	for _, u := range tus {
+		var t Timing
+		if !strings.HasPrefix(u.Key, prefix) || json.Unmarshal(u.Data, &t) != nil || t.Task != res.Task || t.ReportSHA256 != res.SHA256 {
+			continue
+		}
+		ts = append(ts, t)
+	}
+	rus, err := s.st.Units(ctx, run, UnitReview)
+	if err != nil {
+		return nil, nil, err
+	}
+	reviews := map[string]Review{}
+	for _, u := range rus {
+		var rv Review
+		if !strings.HasPrefix(u.Key, prefix) || json.Unmarshal(u.Data, &rv) != nil || rv.Task != res.Task || rv.ReportSHA256 != res.SHA256 {
+			continue
+		}
+		reviews[rv.Claim] = rv
+	}
+	return ts, reviews, nil
+}
+
+// runEffort returns the timings stored in a run, by task; callers keep
+// those measured on each report's current text.
+func (s *Server) runEffort(ctx context.Context, run string) (map[string][]Timing, error) {
+	tus, err := s.st.Units(ctx, run, UnitAuditTime)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]Timing{}
+	for _, u := range tus {
+		var t Timing
+		if json.Unmarshal(u.Data, &t) == nil && t.Task != "" {
+			out[t.Task] = append(out[t.Task], t)
+		}
+	}
+	return out, nil
+}
+
+// timingPost is the body of POST …/timings: the cumulative seconds a
+// session spent on each claim. An empty list checks the token.
+type timingPost struct {
+	Session string        `json:"session"`
+	Claims  []claimSecond `json:"claims"`
+}
+
+type claimSecond struct {
+	Claim   string  `json:"claim"`
+	Seconds float64 `json:"seconds"`
+}
+
+// reviewPost is the body of POST …/reviews.
+type reviewPost struct {
+	Claim string `json:"claim"`
+	Label string `json:"label"`
+	Note  string `json:"note"`
+	URL   string `json:"url"`
+}
+
+// checkSession validates a reading session id: 8 to 64 ASCII letters,
+// digits, '-' or '_' (the page makes a random UUID).
+func checkSession(v string) error {
+	ok := len(v) >= 8 && len(v) <= 64
+	for i := 0; ok && i < len(v); i++ {
+		c := v[i]
+		ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+	}
+	if !ok {
+		return fmt.Errorf("session %q: want 8 to 64 letters, digits, - or _: %w", clip(v, 80), claimtrace.ErrInvalid)
+	}
+	return nil
+}
+
+// putTimings stores a session's cumulative seconds per claim. Seconds only
+// grow: a late, smaller total from a reordered request is ignored.
+func (s *Server) putTimings(ctx context.Context, run string, res *eval.Result, p timingPost) error {
+	if len(p.Claims) == 0 {
+		return nil
+	}
+	if err := checkSession(p.Session); err != nil {
+		return err
+	}
+	if len(p.Claims) > maxTimingBatch {
+		return fmt.Errorf("timings: %d claims in one request, at most %d: %w", len(p.Claims), maxTimingBatch, claimtrace.ErrInvalid)
+	}
+	ids := claimIDs(res)
+	for _, c := range p.Claims {
+		if err := checkClaimID(c.Claim); err != nil {
+			return err
+		}
+		if !ids[c.Claim] {
+			return fmt.Errorf("timings: report %q has no claim %q: %w", res.Task, c.Claim, claimtrace.ErrInvalid)
+		}
+		if math.IsNaN(c.Seconds) || c.Seconds < 0 || c.Seconds > maxClaimSeconds {
+			return fmt.Errorf("timings: claim %s: %v seconds, want 0 to %d: %w", c.Claim, c.Seconds, maxClaimSeconds, claimtrace.ErrInvalid)
+		}
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	for _, c := range p.Claims {
+		key := res.Task + "/" + c.Claim + "/" + p.Session
+		t := Timing{Task: res.Task, Claim: c.Claim, Session: p.Session, Seconds: c.Seconds, ReportSHA256: res.SHA256, Updated: s.now()}
+		u, ok, err := s.st.GetUnit(ctx, run, UnitAuditTime, key)
+		if err != nil {
+			return err
+		}
+		var old Timing
+		if ok && json.Unmarshal(u.Data, &old) == nil && old.ReportSHA256 == t.ReportSHA256 && old.Seconds >= t.Seconds {
+			continue
+		}
+		data, err := json.Marshal(t)
+		if err != nil {
+			return err
+		}
+		if err := s.st.PutUnit(ctx, store.Unit{Run: run, Kind: UnitAuditTime, Key: key, Status: store.StatusDone, Data: data}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// verdictLabels and factLabels are the labels a review may give a cited and
+// a non-cited claim.
+var (
+	verdictLabels = []string{string(claimtrace.Supported), string(claimtrace.Partial), string(claimtrace.Unsupported), string(claimtrace.Contradicted), string(claimtrace.Unknown)}
+	factLabels    = []string{string(claimtrace.FactTrue), string(claimtrace.FactFalse), string(claimtrace.FactUndecided)}
+)
+
+// putReview validates and stores a review.
+func (s *Server) putReview(ctx context.Context, run string, res *eval.Result, p reviewPost) (Review, error) {
+	if err := checkClaimID(p.Claim); err != nil {
+		return Review{}, err
+	}
+	i := slices.IndexFunc(res.Claims, func(c eval.ClaimResult) bool { return c.ID == p.Claim })
+	if i < 0 {
+		return Review{}, fmt.Errorf("review: report %q has no claim %q: %w", res.Task, p.Claim, claimtrace.ErrInvalid)
+	}
+	c := res.Claims[i]
+	allowed, kind := factLabels, "not cited"
+	if c.Cited {
+		allowed, kind = verdictLabels, "cited"
+	}
+	if !slices.Contains(allowed, p.Label) {
+		return Review{}, fmt.Errorf("review: claim %s is %s: label %q, want one of %s: %w", p.Claim, kind, clip(p.Label, 40), strings.Join(allowed, ", "), claimtrace.ErrInvalid)
+	}
+	note := strings.TrimSpace(p.Note)
+	if len(note) > maxNote {
+		return Review{}, fmt.Errorf("review: note of %d bytes, at most %d: %w", len(note), maxNote, claimtrace.ErrInvalid)
+	}
+	if p.URL != "" && !slices.Contains(c.Citations, p.URL) {
+		return Review{}, fmt.Errorf("review: claim %s does not cite %q: %w", p.Claim, clip(p.URL, 120), claimtrace.ErrInvalid)
+	}
+	rv := Review{Task: res.Task, Claim: p.Claim, Label: p.Label, Note: note, URL: p.URL, ReportSHA256: res.SHA256, At: s.now()}
+	data, err := json.Marshal(rv)
+	if err != nil {
+		return Review{}, err
+	}
+	err = s.st.PutUnit(ctx, store.Unit{Run: run, Kind: UnitReview, Key: res.Task + "/" + p.Claim, Status: store.StatusDone, Data: data})
+	return rv, err
+}
+
+func claimIDs(res *eval.Result) map[string]bool {
+	ids := make(map[string]bool, len(res.Claims))
+	for _, c := range res.Claims {
+		ids[c.ID] = true
+	}
+	return ids
+}
+
+// decodeBody reads a JSON request body of at most maxBody bytes into v,
+// refusing other media types, unknown fields and trailing data.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		return fmt.Errorf("request body: Content-Type %q, want application/json: %w", clip(r.Header.Get("Content-Type"), 80), errMediaType)
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		if statusOf(err) == http.StatusRequestEntityTooLarge {
+			return fmt.Errorf("request body: over %d bytes: %w", maxBody, err)
+		}
+		return fmt.Errorf("request body: %v: %w", err, claimtrace.ErrInvalid)
+	}
+	if dec.More() {
+		return fmt.Errorf("request body: data after the JSON object: %w", claimtrace.ErrInvalid)
+	}
+	return nil
+}

@@ -1,0 +1,270 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// chromiumPath returns a Chromium or Chrome binary on PATH, or skips.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no Chromium on PATH (looked for chromium, chromium-browser, google-chrome): browser test skipped; apt-get install chromium to run it")
+	return ""
+}
+
+// browser starts headless Chromium with a fresh profile and the flags that
+// keep it off the network (the machine's closed network refuses background
+// connections, and a test must not make any).
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	bin := chromiumPath(t)
+	profile, err := os.MkdirTemp("", "claimtrace-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		// Chromium's children may write to the profile for a moment
+		// after the browser exits.
+		for range 50 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(profile),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelBrowser := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() {
+		cancelTimeout()
+		cancelBrowser()
+		cancelAlloc()
+	})
+	return ctx
+}
+
+// serveOnPort serves f's server on a free loopback port with Serve, as
+// `claimtrace serve --addr 127.0.0.1:0` does, and returns its base URL.
+func serveOnPort(t *testing.T, f *fixture) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, f.srv, 5*time.Second) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return "http://" + ln.Addr().String()
+}
+
+// recorder keeps the page's dialogs and uncaught exceptions; it dismisses
+// dialogs so an alert cannot block the test.
+type recorder struct {
+	mu         sync.Mutex
+	dialogs    []string
+	exceptions []string
+}
+
+func (r *recorder) watch(ctx context.Context) {
+	dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
+	exceptions := chromedp.Events(ctx, runtime.ExceptionThrown)
+	go func() {
+		for ev, err := range dialogs {
+			if err != nil {
+				return
+			}
+			r.mu.Lock()
+			r.dialogs = append(r.dialogs, ev.Type.String()+": "+ev.Message)
+			r.mu.Unlock()
+			chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
+		}
+	}()
+	go func() {
+		for ev, err := range exceptions {
+			if err != nil {
+				return
+			}
+			r.mu.Lock()
+			r.exceptions = append(r.exceptions, ev.ExceptionDetails.Text)
+			r.mu.Unlock()
+		}
+	}()
+}
+
+func (r *recorder) check(t *testing.T) {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.dialogs) > 0 {
+		t.Errorf("dialogs opened: %q", r.dialogs)
+	}
+	if len(r.exceptions) > 0 {
+		t.Errorf("uncaught exceptions: %q", r.exceptions)
+	}
+}
+
+// TestBrowserAudit drives the audit view of the hostile report in headless
+// Chromium: the payloads stay text (no dialog, no injected node), clicking
+// a claim shows its evidence highlighted in the source text, j and k move
+// between claims, the time spent is posted and stored, and a review saved
+// from the page is shown.
+func TestBrowserAudit(t *testing.T) {
+	ctx := browser(t)
+	f := hostileFixture(t, testToken)
+	base := serveOnPort(t, f)
+	l, err := f.srv.loadReport(context.Background(), f.run, f.task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(filepath.Join("testdata", "hostile", "hostile.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec recorder
+	rec.watch(ctx)
+	defer rec.check(t)
+	// Headless windows are never focused; the view counts time only while
+	// the page has focus.
+	if _, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+f.reportPath())); err != nil {
+		t.Fatal(err)
+	}
+	eval := func(expr string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+		if err != nil {
+			t.Fatalf("evaluate %s: %v", expr, err)
+		}
+		return v
+	}
+	poll := func(what, expr string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(15*time.Second))); err != nil {
+			t.Fatalf("waiting for %s: %v", what, err)
+		}
+	}
+
+	// Inert: the report text is text, the only script is ours.
+	if got := eval(`document.getElementById('report').textContent`); got != string(text) {
+		t.Errorf("report text in the DOM differs from the file:\n%s", got)
+	}
+	if got := eval(`String(document.scripts.length) + ' ' + document.scripts[0].getAttribute('src')`); got != "1 /static/audit.js" {
+		t.Errorf("scripts in the page: %s", got)
+	}
+	if got := eval(`String(document.querySelectorAll('main img, main script, [onerror], a[href^="javascript:"]').length)`); got != "0" {
+		t.Errorf("%s injected nodes in the page", got)
+	}
+
+	// The token, checked by the page against the write API.
+	if err := chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("token"), testToken),
+		chromedp.Click(chromedp.ID("token-save")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	poll("the token to be accepted", `document.getElementById('token-status').textContent.includes('accepted')`)
+
+	// Select c1: its panel shows the evidence highlighted in the source.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("claim-c1"))); err != nil {
+		t.Fatal(err)
+	}
+	poll("c1's panel", `document.querySelector('#claim-panel[data-claim="c1"] pre.source-text mark.evidence') !== null`)
+	if got, want := eval(`document.querySelector('#claim-panel mark.evidence').textContent`), l.Res.Claims[0].Verdicts[0].Evidence; got != want {
+		t.Errorf("highlighted evidence %q, want %q", got, want)
+	}
+	if got := eval(`document.getElementById('claim-c1').className`); !strings.Contains(got, "selected") {
+		t.Errorf("c1 class %q: not marked selected", got)
+	}
+	if got := eval(`location.search`); got != "?claim=c1" {
+		t.Errorf("location.search = %q after selecting c1", got)
+	}
+	poll("time to accrue on c1", `document.getElementById('claim-timer').textContent === '2 s'`)
+
+	// j selects the next claim and saves the time spent on c1.
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("j")); err != nil {
+		t.Fatal(err)
+	}
+	poll("c2's panel", `document.querySelector('#claim-panel[data-claim="c2"]') !== null`)
+	poll("the timing post", `Number(document.getElementById('audit').dataset.saved || 0) >= 1`)
+	units, err := f.st.Units(context.Background(), f.run, UnitAuditTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c1 Timing
+	for _, u := range units {
+		var tm Timing
+		if json.Unmarshal(u.Data, &tm) == nil && tm.Claim == "c1" {
+			c1 = tm
+		}
+	}
+	if c1.Seconds < 1.5 || c1.Seconds > 30 || c1.ReportSHA256 != l.Res.SHA256 {
+		t.Errorf("stored time on c1: %+v; want about 2 s on this report", c1)
+	}
+	if got := eval(`document.getElementById('aeff').textContent`); !strings.Contains(got, "minutes per claim audited") {
+		t.Errorf("the page does not update the empirical AEff: %q", got)
+	}
+
+	// k goes back; a review saved from the panel is shown.
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("k")); err != nil {
+		t.Fatal(err)
+	}
+	poll("c1's panel again", `document.querySelector('#claim-panel[data-claim="c1"] #review-form') !== null`)
+	if err := chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.ID("review-label"), "unsupported"),
+		chromedp.SendKeys(chromedp.ID("review-note"), `<img src=x onerror=alert(7)> the advisory says "naive viewers"`),
+		chromedp.Click(chromedp.CSS("#review-form button[type=submit]")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	poll("the review to show", `document.querySelector('#claim-panel[data-claim="c1"][data-reviewed="true"]') !== null`)
+	if got := eval(`document.getElementById('claim-c1').className`); got != "claim st-unsupported reviewed selected" {
+		t.Errorf("c1 class after the review: %q", got)
+	}
+	if got := eval(`String(document.querySelectorAll('main img, [onerror]').length)`); got != "0" {
+		t.Errorf("the review note injected %s nodes", got)
+	}
+	rv, ok, err := f.st.GetUnit(context.Background(), f.run, UnitReview, f.task+"/c1")
+	if err != nil || !ok || !strings.Contains(string(rv.Data), `"label":"unsupported"`) {
+		t.Errorf("stored review: %s (found %v, %v)", rv.Data, ok, err)
+	}
+	if err := ctx.Err(); errors.Is(err, context.DeadlineExceeded) {
+		t.Fatal("browser test timed out")
+	}
+}

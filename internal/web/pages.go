@@ -1,0 +1,480 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/prov"
+	"github.com/claimtrace/claimtrace/internal/store"
+)
+
+// pageNames are the full pages; "fragment-panel" is the claim panel alone,
+// which the script loads when a claim is selected.
+var pageNames = []string{"runs.html", "run.html", "audit.html", "source.html", "error.html"}
+
+// parsePages parses each page with the layout and the shared panel.
+func parsePages() (map[string]*template.Template, error) {
+	funcs := template.FuncMap{
+		"pct": pct, "dec": dec, "duration": duration, "plural": plural, "trim": trimText, "gap": gapText,
+		"pctOf": func(v float64) string { return pct(&v) },
+	}
+	pages := make(map[string]*template.Template, len(pageNames)+1)
+	for _, name := range append(slices.Clone(pageNames), "fragment-panel") {
+		files := []string{"templates/layout.html", "templates/panel.html"}
+		if !strings.HasPrefix(name, "fragment-") {
+			files = append(files, "templates/"+name)
+		}
+		t, err := template.New(name).Funcs(funcs).ParseFS(assets, files...)
+		if err != nil {
+			return nil, fmt.Errorf("parse template %s: %w", name, err)
+		}
+		pages[name] = t
+	}
+	return pages, nil
+}
+
+// base is what every page's layout reads.
+type base struct {
+	Title    string
+	Writable bool
+}
+
+func (s *Server) base(title string) base { return base{Title: title, Writable: s.Writable()} }
+
+type errorPage struct {
+	base
+	Status  int
+	Message string
+}
+
+// runRow is one run on the home page.
+type runRow struct {
+	store.Run
+	Href             string
+	Reports          int
+	Failed           int
+	Audited, Reviews int
+}
+
+type runsPage struct {
+	base
+	Runs []runRow
+}
+
+func (s *Server) runsPage(w http.ResponseWriter, r *http.Request) error {
+	runs, err := s.st.Runs(r.Context())
+	if err != nil {
+		return err
+	}
+	data := runsPage{base: s.base("Runs")}
+	for _, run := range runs {
+		data.Runs = append(data.Runs, runRow{Run: run, Href: "/runs/" + url.PathEscape(run.ID),
+			Reports: run.Units[unitReport+"/"+store.StatusDone], Failed: run.Units[unitReport+"/"+store.StatusFailed],
+			Audited: run.Units[UnitAuditTime+"/"+store.StatusDone], Reviews: run.Units[UnitReview+"/"+store.StatusDone]})
+	}
+	return s.render(w, http.StatusOK, "runs.html", data)
+}
+
+type runPage struct {
+	base
+	Run     store.Run
+	APIHref string
+	Reports []ReportLine
+	// Effort pools the run's audit timings.
+	Effort AuditEffort
+}
+
+func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
+	id, err := runName(r)
+	if err != nil {
+		return err
+	}
+	run, err := s.findRun(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	lines, all, err := s.reportLines(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	data := runPage{base: s.base("Run " + id), Run: run, APIHref: "/api/runs/" + url.PathEscape(id) + "/reports", Reports: lines, Effort: effort(all)}
+	return s.render(w, http.StatusOK, "run.html", data)
+}
+
+// reportLines returns the headline figures of every report of a run and
+// the audit timings measured on their current texts.
+func (s *Server) reportLines(ctx context.Context, run string) ([]ReportLine, []Timing, error) {
+	// All statuses: a failed report is listed with its error.
+	units, err := s.st.Units(ctx, run, unitReport)
+	if err != nil {
+		return nil, nil, err
+	}
+	timings, err := s.runEffort(ctx, run)
+	if err != nil {
+		return nil, nil, err
+	}
+	lines := make([]ReportLine, 0, len(units))
+	var all []Timing
+	for _, u := range units {
+		h, bad := s.headline(run, u)
+		if bad != "" {
+			lines = append(lines, ReportLine{Task: u.Key, Status: u.Status, Error: bad})
+			continue
+		}
+		l := newReportLine(h, timings[h.Task])
+		l.Href = reportURL(run, h.Task)
+		for _, t := range timings[h.Task] {
+			if t.ReportSHA256 == h.SHA256 {
+				all = append(all, t)
+			}
+		}
+		lines = append(lines, l)
+	}
+	return lines, all, nil
+}
+
+// headline decodes the headline figures of a report unit, or says why it
+// cannot; decoded units are cached by version.
+func (s *Server) headline(run string, u store.Unit) (headline, string) {
+	key := [2]string{run, u.Key}
+	s.headMu.Lock()
+	c, ok := s.heads[key]
+	s.headMu.Unlock()
+	if ok && c.attempts == u.Attempts && c.updated.Equal(u.Updated) {
+		return c.h, c.err
+	}
+	var sr struct {
+		SHA256 string   `json:"sha256"`
+		Result headline `json:"result"`
+	}
+	c = cachedHeadline{attempts: u.Attempts, updated: u.Updated}
+	if err := json.Unmarshal(u.Data, &sr); err != nil {
+		c.err = "stored result unreadable: " + err.Error()
+	} else {
+		c.h = sr.Result
+		if c.h.Task == "" {
+			c.h.Task = u.Key
+		}
+		if c.h.SHA256 == "" {
+			c.h.SHA256 = sr.SHA256
+		}
+		if c.h.Status == "" {
+			c.h.Status = u.Status
+		}
+	}
+	s.headMu.Lock()
+	if len(s.heads) >= maxCachedHeadlines {
+		clear(s.heads)
+	}
+	s.heads[key] = c
+	s.headMu.Unlock()
+	return c.h, c.err
+}
+
+// statusCount is one line of the audit view's legend.
+type statusCount struct {
+	Status string
+	N      int
+}
+
+type auditPage struct {
+	base
+	Run, Task string
+	RunHref   string
+	APIHref   string
+	Res       *eval.Result
+	Pieces    []textPiece
+	TextNote  string
+	Claims    []claimRef
+	Legend    []statusCount
+	Reviewed  int
+	Effort    AuditEffort
+	Panel     *claimPanel
+}
+
+func (s *Server) auditPage(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	run, task, err := reportNames(r)
+	if err != nil {
+		return err
+	}
+	l, err := s.loadReport(ctx, run, task)
+	if err != nil {
+		return err
+	}
+	ts, reviews, err := s.auditRecords(ctx, run, l.Res)
+	if err != nil {
+		return err
+	}
+	href := reportURL(run, task)
+	data := auditPage{base: s.base(task + " — audit"), Run: run, Task: task, RunHref: "/runs/" + url.PathEscape(run),
+		APIHref: "/api" + href, Res: l.Res, Effort: effort(ts), Reviewed: len(reviews)}
+	data.Claims = make([]claimRef, len(l.Res.Claims))
+	counts := map[string]int{}
+	for i, c := range l.Res.Claims {
+		var rv *Review
+		if v, ok := reviews[c.ID]; ok {
+			rv = &v
+		}
+		data.Claims[i] = newClaimRef(href, i, c, rv)
+		counts[data.Claims[i].Status]++
+	}
+	for _, st := range []string{statusSupported, statusPartial, statusUnsupported, statusContradicted, statusUnknown, statusUncited} {
+		data.Legend = append(data.Legend, statusCount{st, counts[st]})
+	}
+	rt := textOf(l.Res)
+	data.TextNote = rt.Note
+	for _, p := range split(rt.Text, rt.Spans) {
+		tp := textPiece{Text: p.Text}
+		if p.Marked {
+			tp.Claim = &data.Claims[p.Ref]
+		}
+		data.Pieces = append(data.Pieces, tp)
+	}
+	if id := r.URL.Query().Get("claim"); id != "" {
+		if data.Panel, err = s.panel(ctx, l, id, ts, reviews); err != nil {
+			return err
+		}
+		data.Claims[data.Panel.Index].Selected = true
+	}
+	return s.render(w, http.StatusOK, "audit.html", data)
+}
+
+// claimFragment serves one claim's panel, for the script to swap in.
+func (s *Server) claimFragment(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	run, task, err := reportNames(r)
+	if err != nil {
+		return err
+	}
+	l, err := s.loadReport(ctx, run, task)
+	if err != nil {
+		return err
+	}
+	ts, reviews, err := s.auditRecords(ctx, run, l.Res)
+	if err != nil {
+		return err
+	}
+	p, err := s.panel(ctx, l, r.PathValue("claim"), ts, reviews)
+	if err != nil {
+		return err
+	}
+	return s.render(w, http.StatusOK, "fragment-panel", p)
+}
+
+// contextBytes is how much source text the panel shows either side of an
+// evidence passage.
+const contextBytes = 600
+
+// panel gathers what the audit view shows about claim id.
+func (s *Server) panel(ctx context.Context, l *loaded, id string, ts []Timing, reviews map[string]Review) (*claimPanel, error) {
+	if err := checkClaimID(id); err != nil {
+		return nil, err
+	}
+	res := l.Res
+	i := slices.IndexFunc(res.Claims, func(c eval.ClaimResult) bool { return c.ID == id })
+	if i < 0 {
+		return nil, fmt.Errorf("claim %q of report %q: %w", id, res.Task, claimtrace.ErrNotFound)
+	}
+	c := res.Claims[i]
+	var rv *Review
+	if v, ok := reviews[id]; ok {
+		rv = &v
+	}
+	p := &claimPanel{claimRef: newClaimRef(reportURL(l.Run, l.Task), i, c, rv), Run: l.Run, Task: l.Task,
+		Cited: c.Cited, Citations: c.Citations, Fact: c.Fact, CheckWorthy: c.CheckWorthy, Why: c.Why,
+		Complete: c.Complete, Gap: gapText(c.Gap), Nodes: c.Nodes, PSnd: c.PSnd, Review: rv, Writable: s.Writable(), Labels: factLabels}
+	if c.Cited {
+		p.Labels = verdictLabels
+	}
+	for _, t := range ts {
+		if t.Claim == id {
+			p.Seconds += t.Seconds
+		}
+	}
+	texts := map[string]string{} // text sha → text, read once per request
+	for _, v := range c.Verdicts {
+		ev, err := s.evidence(ctx, l, v, texts)
+		if err != nil {
+			return nil, err
+		}
+		p.Evidence = append(p.Evidence, ev)
+	}
+	path, err := s.path(ctx, l, id)
+	if err != nil {
+		return nil, err
+	}
+	p.Path = path
+	return p, nil
+}
+
+// sourceOf returns the index of the source a verdict's URL label names.
+func sourceOf(res *eval.Result, label string) int {
+	return slices.IndexFunc(res.Sources, func(s eval.SourceResult) bool { return s.Target == label })
+}
+
+// evidence places a verdict's evidence passage in its source's stored text.
+func (s *Server) evidence(ctx context.Context, l *loaded, v claimtrace.Verdict, texts map[string]string) (evidenceView, error) {
+	ev := evidenceView{Verdict: v, SourceURL: httpURL(v.URL)}
+	si := sourceOf(l.Res, v.URL)
+	if si >= 0 {
+		src := l.Res.Sources[si]
+		ev.Source = &src
+		if ev.SourceURL == "" {
+			ev.SourceURL = httpURL(src.Work.URL)
+		}
+	}
+	switch {
+	case v.Evidence == "":
+		ev.Note = "the judge quoted no evidence"
+		return ev, nil
+	case ev.Source == nil:
+		ev.Note = "this source is not among the report's resolved sources: the evidence is shown as the judge quoted it"
+		return ev, nil
+	case ev.Source.TextSHA == "":
+		ev.Note = "the result records no stored text for this source (not fetched, or evaluated before texts were recorded): the evidence is shown as the judge quoted it"
+		return ev, nil
+	}
+	text, ok := texts[ev.Source.TextSHA]
+	if !ok {
+		_, t, found, err := s.st.GetText(ctx, ev.Source.TextSHA)
+		if err != nil {
+			return ev, err
+		}
+		if !found {
+			ev.Note = "the source text is no longer in the store: the evidence is shown as the judge quoted it"
+			return ev, nil
+		}
+		text, texts[ev.Source.TextSHA] = t, t
+	}
+	ev.TextHref = reportURL(l.Run, l.Task) + "/sources/" + strconv.Itoa(si)
+	start, end, found := locate(text, v.Evidence)
+	if !found {
+		ev.Note = "the evidence was not found verbatim in the stored source text: it is shown as the judge quoted it"
+		return ev, nil
+	}
+	from, to := window(text, start, end, contextBytes)
+	ev.Located = true
+	ev.Before, ev.Match, ev.After = text[from:start], text[start:end], text[end:to]
+	ev.CutBefore, ev.CutAfter = from > 0, to < len(text)
+	return ev, nil
+}
+
+// path reads claim id's provenance path from the report's graph.
+func (s *Server) path(ctx context.Context, l *loaded, id string) (*pathView, error) {
+	_, g, err := s.loadGraph(ctx, l.Run, l.Task)
+	if errors.Is(err, claimtrace.ErrNotFound) || errors.Is(err, claimtrace.ErrInvalid) {
+		return &pathView{Missing: err.Error()}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	ix, err := prov.NewIndex(g)
+	if err != nil {
+		return &pathView{Missing: "the stored graph is invalid: " + err.Error()}, nil
+	}
+	tau := prov.DefaultTau
+	if l.Res.AAR != nil && l.Res.AAR.Tau > 0 {
+		tau = l.Res.AAR.Tau
+	}
+	p, err := ix.Path(id, tau)
+	if err != nil {
+		return &pathView{Missing: err.Error()}, nil
+	}
+	return newPath(p), nil
+}
+
+// sourcePage shows a source's whole stored text with evidence passages
+// marked: those of one claim (?claim=ID) or of every verdict on it.
+type sourcePage struct {
+	base
+	ReportHref string
+	Task       string
+	Index      int
+	Source     eval.SourceResult
+	SourceURL  string
+	TextTitle  string
+	Pieces     []textPiece
+	Claim      string
+	Marked     int
+	Missing    []string
+}
+
+func (s *Server) sourcePage(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	run, task, err := reportNames(r)
+	if err != nil {
+		return err
+	}
+	l, err := s.loadReport(ctx, run, task)
+	if err != nil {
+		return err
+	}
+	raw := r.PathValue("source")
+	si, err := strconv.Atoi(raw)
+	if err != nil || si < 0 || strconv.Itoa(si) != raw {
+		return fmt.Errorf("source %q: want a source number: %w", clip(raw, 40), claimtrace.ErrInvalid)
+	}
+	if si >= len(l.Res.Sources) {
+		return fmt.Errorf("source %d of report %q: %w", si, task, claimtrace.ErrNotFound)
+	}
+	only := r.URL.Query().Get("claim")
+	if only != "" {
+		if err := checkClaimID(only); err != nil {
+			return err
+		}
+	}
+	src := l.Res.Sources[si]
+	if src.TextSHA == "" {
+		return fmt.Errorf("text of source %d of report %q: none recorded: %w", si, task, claimtrace.ErrNotFound)
+	}
+	title, text, ok, err := s.st.GetText(ctx, src.TextSHA)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("text of source %d of report %q: not in the store: %w", si, task, claimtrace.ErrNotFound)
+	}
+	href := reportURL(run, task)
+	data := sourcePage{base: s.base(task + " — source " + strconv.Itoa(si)), ReportHref: href, Task: task, Index: si,
+		Source: src, SourceURL: httpURL(src.Work.URL), TextTitle: title, Claim: only}
+	var spans []span
+	var refs []claimRef
+	for _, c := range l.Res.Claims {
+		if only != "" && c.ID != only {
+			continue
+		}
+		for _, v := range c.Verdicts {
+			if v.URL != src.Target || v.Evidence == "" {
+				continue
+			}
+			if start, end, ok := locate(text, v.Evidence); ok {
+				spans = append(spans, span{Start: start, End: end, Ref: len(refs)})
+				refs = append(refs, claimRef{ID: c.ID, Href: href + "?claim=" + url.QueryEscape(c.ID) + "#panel", Status: string(v.Label), Machine: string(v.Label)})
+			} else {
+				data.Missing = append(data.Missing, c.ID)
+			}
+		}
+	}
+	for _, p := range split(text, spans) {
+		tp := textPiece{Text: p.Text}
+		if p.Marked {
+			tp.Claim = &refs[p.Ref]
+			data.Marked++
+		}
+		data.Pieces = append(data.Pieces, tp)
+	}
+	sort.Strings(data.Missing)
+	return s.render(w, http.StatusOK, "source.html", data)
+}

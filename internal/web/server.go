@@ -1,0 +1,342 @@
+// Package web serves claimtrace's read side over HTTP: the audit view a
+// reader uses to trust one report (each claim beside the passage of the
+// source that supports or contradicts it, its provenance path and AAR
+// figures, and the time the audit took), pages listing runs and reports, and
+// a JSON API over the same store. Two writes exist, both behind a bearer
+// token: the seconds a reader spent on each claim (the empirical AEff) and a
+// human reviewer's verdict on a claim.
+//
+// Report and source text are data, never markup: html/template escapes all
+// of it, highlights are built from byte offsets, the pages run one script
+// file under a strict Content-Security-Policy and no inline code.
+package web
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/store"
+)
+
+//go:embed templates static
+var assets embed.FS
+
+// MinTokenBytes is the shortest write token New accepts: a guessable token
+// would open the write API to anyone who can reach the port.
+const MinTokenBytes = 16
+
+// Options configures a Server.
+type Options struct {
+	// Store holds the runs to show; the server writes audit timings and
+	// reviews into it when Token is set.
+	Store *store.Store
+	// Token enables the write API: requests must carry
+	// "Authorization: Bearer <Token>". Empty means read-only.
+	Token string
+	// Log receives one record per internal error (status 500); nil
+	// discards them.
+	Log *slog.Logger
+	// Now returns the current time (UTC); nil means time.Now.
+	Now func() time.Time
+}
+
+// Server is the web UI and JSON API. It is an http.Handler.
+type Server struct {
+	st       *store.Store
+	tokenSum *[sha256.Size]byte // nil: read-only
+	log      *slog.Logger
+	now      func() time.Time
+	pages    map[string]*template.Template
+	mux      *http.ServeMux
+	// writeMu serializes the read-modify-write of timing units.
+	writeMu sync.Mutex
+	// heads caches the headline figures decoded from report units (run
+	// pages decode every report of a run), valid while a unit's attempt
+	// count and update time stay the same.
+	headMu sync.Mutex
+	heads  map[[2]string]cachedHeadline
+}
+
+// cachedHeadline is a decoded headline and the unit version it came from.
+type cachedHeadline struct {
+	attempts int
+	updated  time.Time
+	h        headline
+	err      string
+}
+
+// maxCachedHeadlines bounds the headline cache; past it the cache starts
+// over.
+const maxCachedHeadlines = 50000
+
+// New returns a server over opts.Store. It parses the embedded templates
+// once.
+func New(opts Options) (*Server, error) {
+	if opts.Store == nil {
+		return nil, fmt.Errorf("web server: no store: %w", claimtrace.ErrInvalid)
+	}
+	s := &Server{st: opts.Store, log: opts.Log, now: opts.Now, mux: http.NewServeMux(), heads: map[[2]string]cachedHeadline{}}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = func() time.Time { return time.Now().UTC() }
+	}
+	if opts.Token != "" {
+		if len(opts.Token) < MinTokenBytes {
+			return nil, fmt.Errorf("web server: write token of %d bytes, want at least %d: %w", len(opts.Token), MinTokenBytes, claimtrace.ErrInvalid)
+		}
+		sum := sha256.Sum256([]byte(opts.Token))
+		s.tokenSum = &sum
+	}
+	pages, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	s.pages = pages
+	if err := s.routes(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Writable reports whether the write API is enabled.
+func (s *Server) Writable() bool { return s.tokenSum != nil }
+
+func (s *Server) routes() error {
+	static, err := fs.Sub(assets, "static")
+	if err != nil {
+		return fmt.Errorf("web server: static assets: %w", err)
+	}
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+
+	s.handle("GET /{$}", s.runsPage)
+	s.handle("GET /runs/{run}", s.runPage)
+	s.handle("GET /runs/{run}/reports/{task}", s.auditPage)
+	s.handle("GET /runs/{run}/reports/{task}/claims/{claim}", s.claimFragment)
+	s.handle("GET /runs/{run}/reports/{task}/sources/{source}", s.sourcePage)
+
+	s.handle("GET /api/runs", s.apiRuns)
+	s.handle("GET /api/runs/{run}/reports", s.apiReports)
+	s.handle("GET /api/runs/{run}/reports/{task}", s.apiReport)
+	s.handle("GET /api/runs/{run}/reports/{task}/audit", s.apiAudit)
+	s.handle("GET /api/runs/{run}/graphs/{task}", s.apiGraph)
+	s.handle("POST /api/runs/{run}/reports/{task}/timings", s.apiPostTimings)
+	s.handle("POST /api/runs/{run}/reports/{task}/reviews", s.apiPostReview)
+	s.handle("/api/", func(http.ResponseWriter, *http.Request) error {
+		return fmt.Errorf("no such API endpoint: %w", claimtrace.ErrNotFound)
+	})
+	return nil
+}
+
+// Handle mounts h at pattern (a Go 1.22 route pattern) beside the server's
+// own routes, under the same security headers. Call it before serving.
+func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
+
+// ServeHTTP sets the security headers every response carries and routes
+// the request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		h.Set("Cache-Control", "no-store")
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// handlerFunc is a handler that returns its error for handle to render.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// handle registers h; the one place errors become responses.
+func (s *Server) handle(pattern string, h handlerFunc) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			s.fail(w, r, err)
+		}
+	})
+}
+
+// Errors of the write API, mapped to statuses by statusTable.
+var (
+	errUnauthorized = errors.New("unauthorized")
+	errReadOnly     = errors.New("read-only server: no write token is configured (start claimtrace serve with --token-env NAME and the token in $NAME)")
+	errMediaType    = errors.New("unsupported media type")
+)
+
+// statusTable maps errors to HTTP statuses, first match wins; anything else
+// is a 500.
+var statusTable = []struct {
+	err    error
+	status int
+}{
+	{claimtrace.ErrNotFound, http.StatusNotFound},
+	{claimtrace.ErrInvalid, http.StatusBadRequest},
+	{claimtrace.ErrTooLarge, http.StatusRequestEntityTooLarge},
+	{errUnauthorized, http.StatusUnauthorized},
+	{errReadOnly, http.StatusForbidden},
+	{errMediaType, http.StatusUnsupportedMediaType},
+	{context.DeadlineExceeded, http.StatusServiceUnavailable},
+}
+
+// statusOf returns the HTTP status for err.
+func statusOf(err error) int {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return http.StatusRequestEntityTooLarge
+	}
+	for _, e := range statusTable {
+		if errors.Is(err, e.err) {
+			return e.status
+		}
+	}
+	return http.StatusInternalServerError
+}
+
+// fail writes err as a response: JSON under /api/, a page elsewhere.
+// Internal errors are logged and shown only as "internal error".
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+		return // the client left
+	}
+	code := statusOf(err)
+	msg := err.Error()
+	if code == http.StatusInternalServerError {
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		msg = "internal error"
+	}
+	if code == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="claimtrace"`)
+	}
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		s.writeJSON(w, r, code, apiError{Error: msg, Status: code})
+		return
+	}
+	data := errorPage{base: s.base(http.StatusText(code)), Status: code, Message: msg}
+	if err := s.render(w, code, "error.html", data); err != nil {
+		s.log.Error("render error page", "err", err)
+		http.Error(w, msg, code)
+	}
+}
+
+// apiError is the body of every API error response.
+type apiError struct {
+	Error  string `json:"error"`
+	Status int    `json:"status"`
+}
+
+// render executes page name into a buffer, then writes it: a template
+// error never leaves half a page.
+func (s *Server) render(w http.ResponseWriter, status int, name string, data any) error {
+	t, ok := s.pages[name]
+	if !ok {
+		return fmt.Errorf("render %s: no such page", name)
+	}
+	var buf bytes.Buffer
+	entry := "layout"
+	if strings.HasPrefix(name, "fragment-") {
+		entry = name
+	}
+	if err := t.ExecuteTemplate(&buf, entry, data); err != nil {
+		return fmt.Errorf("render %s: %w", name, err)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_, err := buf.WriteTo(w)
+	return ignoreClientGone(err)
+}
+
+// writeJSON writes v as indented JSON.
+func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		s.log.Error("encode response", "path", r.URL.Path, "err", err)
+		status = http.StatusInternalServerError
+		data = []byte(`{"error": "internal error", "status": 500}`)
+	}
+	s.writeRawJSON(w, status, data)
+}
+
+// writeRawJSON writes a JSON document as is.
+func (s *Server) writeRawJSON(w http.ResponseWriter, status int, data []byte) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(data)
+	io.WriteString(w, "\n")
+}
+
+// ignoreClientGone drops the write errors of a client that hung up.
+func ignoreClientGone(err error) error {
+	var ne *net.OpError
+	if errors.As(err, &ne) || errors.Is(err, net.ErrClosed) {
+		return nil
+	}
+	return err
+}
+
+// authorize checks the request's bearer token in constant time. The token
+// itself is never kept: only its hash.
+func (s *Server) authorize(r *http.Request) error {
+	if s.tokenSum == nil {
+		return errReadOnly
+	}
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return fmt.Errorf("write API: no bearer token in the Authorization header: %w", errUnauthorized)
+	}
+	sum := sha256.Sum256([]byte(strings.TrimSpace(token)))
+	if subtle.ConstantTimeCompare(sum[:], s.tokenSum[:]) != 1 {
+		return fmt.Errorf("write API: wrong token: %w", errUnauthorized)
+	}
+	return nil
+}
+
+// Serve serves h on ln until ctx is done, then shuts down gracefully:
+// requests in flight get up to grace to finish.
+func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	if err != nil {
+		return fmt.Errorf("shut down %s: %w", ln.Addr(), err)
+	}
+	return nil
+}

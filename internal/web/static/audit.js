@@ -1,0 +1,301 @@
+// claimtrace audit view: claim selection, j/k navigation, audit timing, the
+// reviewer token and reviews.
+//
+// Served as a file: the Content-Security-Policy allows no inline script.
+// Nothing here turns data into markup: claim panels come from the server
+// already escaped and are parsed with DOMParser; every other text is set
+// with textContent.
+(function () {
+  'use strict';
+
+  const root = document.getElementById('audit');
+  if (!root) {
+    return;
+  }
+  const run = root.dataset.run;
+  const task = root.dataset.task;
+  const writable = root.dataset.writable === 'true';
+  const base = '/runs/' + encodeURIComponent(run) + '/reports/' + encodeURIComponent(task);
+  const api = '/api' + base;
+  const panel = document.getElementById('panel');
+  const claims = Array.from(document.querySelectorAll('#report a.claim[data-claim]'));
+  const TOKEN_KEY = 'claimtrace-token';
+  const IDLE_MS = 120000; // no input for this long: the reader is away
+  const FLUSH_MS = 15000;
+  const MAX_STEP_S = 5; // a stalled timer (sleep, throttling) counts at most this
+
+  const session = newSession();
+  const spent = new Map(); // claim id → seconds this session
+  const dirty = new Set(); // claims whose seconds are not saved yet
+  let current = null;
+  let last = performance.now();
+  let wasActive = false;
+  let lastInput = Date.now();
+
+  function newSession() {
+    if (window.crypto && typeof crypto.randomUUID === 'function') {
+      return crypto.randomUUID();
+    }
+    const b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  }
+
+  function token() {
+    try {
+      return sessionStorage.getItem(TOKEN_KEY) || '';
+    } catch (e) {
+      return '';
+    }
+  }
+
+  function active() {
+    return document.visibilityState === 'visible' && document.hasFocus() && Date.now() - lastInput < IDLE_MS;
+  }
+
+  // tick credits the time since the last tick to the selected claim when the
+  // reader was active during it, then notes whether they are active now.
+  function tick() {
+    const now = performance.now();
+    const dt = Math.min((now - last) / 1000, MAX_STEP_S);
+    last = now;
+    if (current && wasActive && dt > 0) {
+      spent.set(current, (spent.get(current) || 0) + dt);
+      dirty.add(current);
+    }
+    wasActive = active();
+    showTimer();
+  }
+
+  function fmt(sec) {
+    const s = Math.round(sec);
+    return s < 60 ? s + ' s' : Math.floor(s / 60) + ' min ' + String(s % 60).padStart(2, '0') + ' s';
+  }
+
+  function showTimer() {
+    const el = document.getElementById('claim-timer');
+    if (el && current) {
+      el.textContent = fmt(spent.get(current) || 0);
+    }
+  }
+
+  function setText(id, text) {
+    const el = document.getElementById(id);
+    if (el) {
+      el.textContent = text;
+    }
+  }
+
+  function showEffort(e) {
+    if (!e || e.minutes_per_claim == null) {
+      return;
+    }
+    setText('aeff', 'Empirical AEff: ' + e.minutes_per_claim.toFixed(2) + ' minutes per claim audited (' +
+      e.claims_audited + ' claim' + (e.claims_audited === 1 ? '' : 's') + ' of ' + claims.length + ' audited, ' +
+      e.sessions + ' session' + (e.sessions === 1 ? '' : 's') + ', ' + fmt(e.seconds) + ' in all).');
+  }
+
+  function post(path, body, keepalive) {
+    return fetch(api + path, {
+      method: 'POST',
+      keepalive: !!keepalive,
+      headers: { 'Content-Type': 'application/json', 'Authorization': 'Bearer ' + token() },
+      body: JSON.stringify(body),
+    });
+  }
+
+  // flush saves the cumulative seconds of the claims not saved yet.
+  function flush(keepalive) {
+    if (!writable || !token() || dirty.size === 0) {
+      return Promise.resolve();
+    }
+    const batch = Array.from(dirty, (id) => ({ claim: id, seconds: Math.round((spent.get(id) || 0) * 10) / 10 }));
+    dirty.clear();
+    const retry = () => batch.forEach((c) => dirty.add(c.claim));
+    return post('/timings', { session: session, claims: batch }, keepalive)
+      .then((r) => {
+        if (!r.ok) {
+          retry();
+          setText('token-status', r.status === 401 ? 'the token was refused: timings are not saved' : 'saving timings failed (' + r.status + ')');
+          return null;
+        }
+        return r.json().then((data) => {
+          root.dataset.saved = String(Number(root.dataset.saved || 0) + 1);
+          showEffort(data.audit_effort);
+        });
+      })
+      .catch(retry);
+  }
+
+  function anchor(id) {
+    return claims.find((a) => a.dataset.claim === id) || null;
+  }
+
+  function mark(id) {
+    claims.forEach((a) => a.classList.toggle('selected', a.dataset.claim === id));
+  }
+
+  function loadPanel(id) {
+    return fetch(base + '/claims/' + encodeURIComponent(id), { headers: { 'Accept': 'text/html' } })
+      .then((r) => (r.ok ? r.text() : Promise.reject(new Error('status ' + r.status))))
+      .then((html) => {
+        if (current !== id) {
+          return;
+        }
+        const doc = new DOMParser().parseFromString(html, 'text/html');
+        const node = doc.getElementById('claim-panel');
+        if (!node) {
+          return;
+        }
+        panel.replaceChildren(document.adoptNode(node));
+        bindReview();
+        showTimer();
+        const a = anchor(id);
+        if (a && node.dataset.status) {
+          a.className = 'claim st-' + node.dataset.status + (node.dataset.reviewed === 'true' ? ' reviewed' : '') + ' selected';
+        }
+      })
+      .catch((e) => {
+        const p = document.createElement('p');
+        p.className = 'note';
+        p.textContent = 'Could not load claim ' + id + ': ' + e.message;
+        panel.replaceChildren(p);
+      });
+  }
+
+  function select(id) {
+    const a = anchor(id);
+    if (!a) {
+      return;
+    }
+    tick();
+    flush(false);
+    current = id;
+    mark(id);
+    a.focus({ preventScroll: true });
+    a.scrollIntoView({ block: 'nearest' });
+    history.replaceState(null, '', '?claim=' + encodeURIComponent(id) + '#panel');
+    loadPanel(id);
+  }
+
+  function step(delta) {
+    if (claims.length === 0) {
+      return;
+    }
+    let i = claims.findIndex((a) => a.dataset.claim === current);
+    i = i < 0 ? (delta > 0 ? 0 : claims.length - 1) : Math.min(Math.max(i + delta, 0), claims.length - 1);
+    select(claims[i].dataset.claim);
+  }
+
+  function bindReview() {
+    const form = document.getElementById('review-form');
+    if (!form) {
+      return;
+    }
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const id = form.dataset.claim;
+      if (!token()) {
+        setText('review-status', 'enter the reviewer token above first');
+        return;
+      }
+      const body = { claim: id, label: form.elements.label.value, note: form.elements.note.value };
+      post('/reviews', body, false)
+        .then((r) => {
+          if (!r.ok) {
+            return r.json().then((d) => setText('review-status', 'not saved: ' + (d.error || r.status)));
+          }
+          return loadPanel(id);
+        })
+        .catch((err) => setText('review-status', 'not saved: ' + err.message));
+    });
+  }
+
+  function bindToken() {
+    const form = document.getElementById('token-form');
+    if (!form) {
+      return;
+    }
+    if (token()) {
+      setText('token-status', 'token set: timings are saved');
+    }
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const input = form.elements.token;
+      const value = input.value.trim();
+      input.value = '';
+      if (!value) {
+        sessionStorage.removeItem(TOKEN_KEY);
+        setText('token-status', 'token cleared: timings are not saved');
+        return;
+      }
+      fetch(api + '/timings', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Authorization': 'Bearer ' + value },
+        body: JSON.stringify({ session: session, claims: [] }),
+      }).then((r) => {
+        if (r.ok) {
+          sessionStorage.setItem(TOKEN_KEY, value);
+          setText('token-status', 'token accepted: timings are saved');
+          flush(false);
+        } else {
+          setText('token-status', r.status === 401 ? 'token refused' : 'token check failed (' + r.status + ')');
+        }
+      }).catch((err) => setText('token-status', 'token check failed: ' + err.message));
+    });
+  }
+
+  document.addEventListener('click', (e) => {
+    const a = e.target.closest('a[data-claim]');
+    if (!a || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) {
+      return;
+    }
+    e.preventDefault();
+    select(a.dataset.claim);
+  });
+
+  document.addEventListener('keydown', (e) => {
+    lastInput = Date.now();
+    const t = e.target;
+    if (e.ctrlKey || e.metaKey || e.altKey || (t && t.closest && t.closest('input, textarea, select'))) {
+      return;
+    }
+    if (e.key === 'j') {
+      e.preventDefault();
+      step(1);
+    } else if (e.key === 'k') {
+      e.preventDefault();
+      step(-1);
+    }
+  });
+
+  ['mousemove', 'pointerdown', 'wheel', 'scroll', 'touchstart'].forEach((type) => {
+    document.addEventListener(type, () => {
+      lastInput = Date.now();
+    }, { passive: true, capture: true });
+  });
+  window.addEventListener('focus', tick);
+  window.addEventListener('blur', tick);
+  document.addEventListener('visibilitychange', () => {
+    tick();
+    if (document.visibilityState === 'hidden') {
+      flush(true);
+    }
+  });
+  window.addEventListener('pagehide', () => {
+    tick();
+    flush(true);
+  });
+
+  const params = new URLSearchParams(location.search);
+  const first = params.get('claim');
+  if (first && anchor(first)) {
+    current = first;
+    mark(first);
+    bindReview();
+  }
+  bindToken();
+  wasActive = active();
+  setInterval(tick, 1000);
+  setInterval(() => flush(false), FLUSH_MS);
+})();
