@@ -75,8 +75,7 @@ func (c *Client) OpenAlexCounts(ctx context.Context, dois []string) (map[string]
 		v.Set("filter", "doi:"+strings.Join(batch, "|"))
 		v.Set("per_page", strconv.Itoa(2*OpenAlexBatch))
 		v.Set("select", openAlexCountSelect)
-		u := c.opts.OpenAlexURL + "/works?" + c.polite(v, true).Encode()
-		body, err := c.get(ctx, "openalex", c.openalx, u)
+		body, u, err := c.openAlexQuery(ctx, "/works", v)
 		if err != nil {
 			if ctx.Err() != nil {
 				return out, err
@@ -124,37 +123,17 @@ func (c *Client) OpenAlexCounts(ctx context.Context, dois []string) (map[string]
 // OpenAlexCountSearch searches OpenAlex work titles and returns the counts
 // of the best Rows matches, in OpenAlex's order.
 func (c *Client) OpenAlexCountSearch(ctx context.Context, title string) ([]Count, error) {
-	terms := searchTerms(title)
-	if terms == "" {
-		return nil, fmt.Errorf("openalex search %q: no words: %w", title, claimtrace.ErrInvalid)
-	}
-	v := url.Values{}
-	v.Set("filter", "title.search:"+terms)
-	v.Set("per_page", strconv.Itoa(c.opts.Rows))
-	v.Set("select", openAlexCountSelect)
-	u := c.opts.OpenAlexURL + "/works?" + c.polite(v, true).Encode()
-	body, err := c.get(ctx, "openalex", c.openalx, u)
+	ws, err := openAlexSearch[openAlexCounted](ctx, c, title, openAlexCountSelect)
 	if err != nil {
 		return nil, err
 	}
-	counts, err := parseOpenAlexCounts(body)
-	if err != nil {
-		return nil, fmt.Errorf("openalex %s: %w", u, err)
-	}
-	return counts, nil
+	return openAlexCounts(ws), nil
 }
 
 func (c *Client) openAlexCountWork(ctx context.Context, id string) (Count, error) {
-	v := url.Values{}
-	v.Set("select", openAlexCountSelect)
-	u := c.opts.OpenAlexURL + "/works/" + id + "?" + c.polite(v, true).Encode()
-	body, err := c.get(ctx, "openalex", c.openalx, u)
+	w, u, err := openAlexOne[openAlexCounted](ctx, c, id, openAlexCountSelect)
 	if err != nil {
 		return Count{}, err
-	}
-	var w openAlexCounted
-	if err := json.Unmarshal(body, &w); err != nil {
-		return Count{}, fmt.Errorf("openalex %s: %w: %w", u, claimtrace.ErrInvalid, err)
 	}
 	if w.ID == "" || w.CitedByCount == nil {
 		return Count{}, fmt.Errorf("openalex %s: answer is not a work with cited_by_count: %w", u, claimtrace.ErrInvalid)
@@ -195,18 +174,16 @@ func (w openAlexCounted) count() Count {
 // parseOpenAlexCounts reads a list answer; works without a title or a
 // cited_by_count are left out.
 func parseOpenAlexCounts(body []byte) ([]Count, error) {
-	var env struct {
-		Meta    *json.RawMessage  `json:"meta"`
-		Results []openAlexCounted `json:"results"`
+	ws, err := decodeOpenAlexList[openAlexCounted](body)
+	if err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(body, &env); err != nil {
-		return nil, fmt.Errorf("%w: %w", claimtrace.ErrInvalid, err)
-	}
-	if env.Meta == nil {
-		return nil, fmt.Errorf("answer has no meta: %w", claimtrace.ErrInvalid)
-	}
+	return openAlexCounts(ws), nil
+}
+
+func openAlexCounts(ws []openAlexCounted) []Count {
 	var out []Count
-	for _, w := range env.Results {
+	for _, w := range ws {
 		if w.CitedByCount == nil {
 			continue
 		}
@@ -214,7 +191,7 @@ func parseOpenAlexCounts(body []byte) ([]Count, error) {
 			out = append(out, n)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // crossrefCountSelect adds the citation count to the search fields.
@@ -238,77 +215,42 @@ func (w crossrefCounted) count() Count {
 	return n
 }
 
-// CrossrefCount returns the Crossref count of doi (is-referenced-by-count:
-// citations from the reference lists deposited with Crossref); an unknown
+// CrossrefCount returns the is-referenced-by-count of doi; an unknown
 // DOI is an error wrapping claimtrace.ErrNotFound.
 func (c *Client) CrossrefCount(ctx context.Context, doi string) (Count, error) {
-	d, err := cleanDOI(doi)
-	if err != nil {
-		return Count{}, fmt.Errorf("crossref: %w", err)
-	}
-	u := c.opts.CrossrefURL + "/works/" + escapeDOI(d)
-	if q := c.polite(url.Values{}, false).Encode(); q != "" {
-		u += "?" + q
-	}
-	body, err := c.get(ctx, "crossref", c.crossref, u)
+	w, u, err := crossrefOne[crossrefCounted](ctx, c, doi)
 	if err != nil {
 		return Count{}, err
 	}
-	var env struct {
-		Status      string          `json:"status"`
-		MessageType string          `json:"message-type"`
-		Message     crossrefCounted `json:"message"`
+	if w.IsReferencedBy == nil {
+		return Count{}, fmt.Errorf("crossref %s: no is-referenced-by-count: %w", u, claimtrace.ErrInvalid)
 	}
-	if err := json.Unmarshal(body, &env); err != nil {
-		return Count{}, fmt.Errorf("crossref %s: %w: %w", u, claimtrace.ErrInvalid, err)
-	}
-	if env.Status != "ok" || env.MessageType != "work" || env.Message.IsReferencedBy == nil {
-		return Count{}, fmt.Errorf("crossref %s: status %q, message-type %q, no is-referenced-by-count: %w", u, env.Status, env.MessageType, claimtrace.ErrInvalid)
-	}
-	return env.Message.count(), nil
+	return w.count(), nil
 }
 
 // CrossrefCountSearch runs a bibliographic query and returns the counts of
 // the best Rows records, in Crossref's order.
 func (c *Client) CrossrefCountSearch(ctx context.Context, query string) ([]Count, error) {
-	terms := searchTerms(query)
-	if terms == "" {
-		return nil, fmt.Errorf("crossref search %q: no words: %w", query, claimtrace.ErrInvalid)
-	}
-	v := url.Values{}
-	v.Set("query.bibliographic", terms)
-	v.Set("rows", strconv.Itoa(c.opts.Rows))
-	v.Set("select", crossrefCountSelect)
-	u := c.opts.CrossrefURL + "/works?" + c.polite(v, false).Encode()
-	body, err := c.get(ctx, "crossref", c.crossref, u)
+	ws, err := crossrefSearch[crossrefCounted](ctx, c, query, crossrefCountSelect)
 	if err != nil {
 		return nil, err
 	}
-	counts, err := parseCrossrefCounts(body)
-	if err != nil {
-		return nil, fmt.Errorf("crossref %s: %w", u, err)
-	}
-	return counts, nil
+	return crossrefCounts(ws), nil
 }
 
 // parseCrossrefCounts reads a work-list answer; items without a title or a
 // count are left out.
 func parseCrossrefCounts(body []byte) ([]Count, error) {
-	var env struct {
-		Status      string `json:"status"`
-		MessageType string `json:"message-type"`
-		Message     struct {
-			Items []crossrefCounted `json:"items"`
-		} `json:"message"`
+	ws, err := decodeCrossrefList[crossrefCounted](body)
+	if err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(body, &env); err != nil {
-		return nil, fmt.Errorf("%w: %w", claimtrace.ErrInvalid, err)
-	}
-	if env.Status != "ok" || env.MessageType != "work-list" {
-		return nil, fmt.Errorf("status %q, message-type %q: %w", env.Status, env.MessageType, claimtrace.ErrInvalid)
-	}
+	return crossrefCounts(ws), nil
+}
+
+func crossrefCounts(ws []crossrefCounted) []Count {
 	var out []Count
-	for _, w := range env.Message.Items {
+	for _, w := range ws {
 		if w.IsReferencedBy == nil {
 			continue
 		}
@@ -316,7 +258,7 @@ func parseCrossrefCounts(body []byte) ([]Count, error) {
 			out = append(out, n)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // semanticScholarFields are the paper fields a Count needs.

@@ -20,32 +20,9 @@ const crossrefSelect = "DOI,title,author,issued,published,published-print,publis
 // CrossrefDOI returns the Crossref record of doi; an unknown DOI is an
 // error wrapping claimtrace.ErrNotFound.
 func (c *Client) CrossrefDOI(ctx context.Context, doi string) (Record, error) {
-	d, err := cleanDOI(doi)
-	if err != nil {
-		return Record{}, fmt.Errorf("crossref: %w", err)
-	}
-	u := c.opts.CrossrefURL + "/works/" + escapeDOI(d)
-	if q := c.polite(url.Values{}, false).Encode(); q != "" {
-		u += "?" + q
-	}
-	body, err := c.get(ctx, "crossref", c.crossref, u)
+	w, _, err := crossrefOne[crossrefWork](ctx, c, doi)
 	if err != nil {
 		return Record{}, err
-	}
-	var env struct {
-		Status      string          `json:"status"`
-		MessageType string          `json:"message-type"`
-		Message     json.RawMessage `json:"message"`
-	}
-	if err := json.Unmarshal(body, &env); err != nil {
-		return Record{}, fmt.Errorf("crossref %s: %w: %w", u, claimtrace.ErrInvalid, err)
-	}
-	if env.Status != "ok" || env.MessageType != "work" {
-		return Record{}, fmt.Errorf("crossref %s: status %q, message-type %q: %w", u, env.Status, env.MessageType, claimtrace.ErrInvalid)
-	}
-	var w crossrefWork
-	if err := json.Unmarshal(env.Message, &w); err != nil {
-		return Record{}, fmt.Errorf("crossref %s: %w: %w", u, claimtrace.ErrInvalid, err)
 	}
 	return w.record(), nil
 }
@@ -53,6 +30,48 @@ func (c *Client) CrossrefDOI(ctx context.Context, doi string) (Record, error) {
 // CrossrefSearch runs a bibliographic query (a title, or a whole
 // reference string) and returns the best Rows records.
 func (c *Client) CrossrefSearch(ctx context.Context, query string) ([]Record, error) {
+	ws, err := crossrefSearch[crossrefWork](ctx, c, query, crossrefSelect)
+	if err != nil {
+		return nil, err
+	}
+	return crossrefRecords(ws), nil
+}
+
+// crossrefOne fetches the work of doi, decoded as T.
+func crossrefOne[T any](ctx context.Context, c *Client, doi string) (T, string, error) {
+	var w T
+	d, err := cleanDOI(doi)
+	if err != nil {
+		return w, "", fmt.Errorf("crossref: %w", err)
+	}
+	u := c.opts.CrossrefURL + "/works/" + escapeDOI(d)
+	if q := c.polite(url.Values{}, false).Encode(); q != "" {
+		u += "?" + q
+	}
+	body, err := c.get(ctx, "crossref", c.crossref, u)
+	if err != nil {
+		return w, u, err
+	}
+	var env struct {
+		Status      string          `json:"status"`
+		MessageType string          `json:"message-type"`
+		Message     json.RawMessage `json:"message"`
+	}
+	if err := json.Unmarshal(body, &env); err != nil {
+		return w, u, fmt.Errorf("crossref %s: %w: %w", u, claimtrace.ErrInvalid, err)
+	}
+	if env.Status != "ok" || env.MessageType != "work" {
+		return w, u, fmt.Errorf("crossref %s: status %q, message-type %q: %w", u, env.Status, env.MessageType, claimtrace.ErrInvalid)
+	}
+	if err := json.Unmarshal(env.Message, &w); err != nil {
+		return w, u, fmt.Errorf("crossref %s: %w: %w", u, claimtrace.ErrInvalid, err)
+	}
+	return w, u, nil
+}
+
+// crossrefSearch runs a bibliographic query selecting fields sel and
+// decodes the items as T.
+func crossrefSearch[T any](ctx context.Context, c *Client, query, sel string) ([]T, error) {
 	terms := searchTerms(query)
 	if terms == "" {
 		return nil, fmt.Errorf("crossref search %q: no words: %w", query, claimtrace.ErrInvalid)
@@ -60,26 +79,26 @@ func (c *Client) CrossrefSearch(ctx context.Context, query string) ([]Record, er
 	v := url.Values{}
 	v.Set("query.bibliographic", terms)
 	v.Set("rows", strconv.Itoa(c.opts.Rows))
-	v.Set("select", crossrefSelect)
+	v.Set("select", sel)
 	u := c.opts.CrossrefURL + "/works?" + c.polite(v, false).Encode()
 	body, err := c.get(ctx, "crossref", c.crossref, u)
 	if err != nil {
 		return nil, err
 	}
-	recs, err := parseCrossrefList(body)
+	ws, err := decodeCrossrefList[T](body)
 	if err != nil {
 		return nil, fmt.Errorf("crossref %s: %w", u, err)
 	}
-	return recs, nil
+	return ws, nil
 }
 
-// parseCrossrefList reads a work-list answer.
-func parseCrossrefList(body []byte) ([]Record, error) {
+// decodeCrossrefList reads a work-list answer's items as T.
+func decodeCrossrefList[T any](body []byte) ([]T, error) {
 	var env struct {
 		Status      string `json:"status"`
 		MessageType string `json:"message-type"`
 		Message     struct {
-			Items []crossrefWork `json:"items"`
+			Items []T `json:"items"`
 		} `json:"message"`
 	}
 	if err := json.Unmarshal(body, &env); err != nil {
@@ -88,13 +107,26 @@ func parseCrossrefList(body []byte) ([]Record, error) {
 	if env.Status != "ok" || env.MessageType != "work-list" {
 		return nil, fmt.Errorf("status %q, message-type %q: %w", env.Status, env.MessageType, claimtrace.ErrInvalid)
 	}
+	return env.Message.Items, nil
+}
+
+// parseCrossrefList reads a work-list answer into records with a title.
+func parseCrossrefList(body []byte) ([]Record, error) {
+	ws, err := decodeCrossrefList[crossrefWork](body)
+	if err != nil {
+		return nil, err
+	}
+	return crossrefRecords(ws), nil
+}
+
+func crossrefRecords(ws []crossrefWork) []Record {
 	var out []Record
-	for _, w := range env.Message.Items {
+	for _, w := range ws {
 		if r := w.record(); r.Title != "" {
 			out = append(out, r)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // crossrefWork is the part of a Crossref work this package reads.

@@ -45,37 +45,17 @@ func (c *Client) OpenAlexArXiv(ctx context.Context, id string) (Record, error) {
 
 // OpenAlexSearch searches work titles (filter=title.search:…).
 func (c *Client) OpenAlexSearch(ctx context.Context, title string) ([]Record, error) {
-	terms := searchTerms(title)
-	if terms == "" {
-		return nil, fmt.Errorf("openalex search %q: no words: %w", title, claimtrace.ErrInvalid)
-	}
-	v := url.Values{}
-	v.Set("filter", "title.search:"+terms)
-	v.Set("per_page", strconv.Itoa(c.opts.Rows))
-	v.Set("select", openAlexSelect)
-	u := c.opts.OpenAlexURL + "/works?" + c.polite(v, true).Encode()
-	body, err := c.get(ctx, "openalex", c.openalx, u)
+	ws, err := openAlexSearch[openAlexWork](ctx, c, title, openAlexSelect)
 	if err != nil {
 		return nil, err
 	}
-	recs, err := parseOpenAlexList(body)
-	if err != nil {
-		return nil, fmt.Errorf("openalex %s: %w", u, err)
-	}
-	return recs, nil
+	return openAlexRecords(ws), nil
 }
 
 func (c *Client) openAlexWork(ctx context.Context, id string) (Record, error) {
-	v := url.Values{}
-	v.Set("select", openAlexSelect)
-	u := c.opts.OpenAlexURL + "/works/" + id + "?" + c.polite(v, true).Encode()
-	body, err := c.get(ctx, "openalex", c.openalx, u)
+	w, u, err := openAlexOne[openAlexWork](ctx, c, id, openAlexSelect)
 	if err != nil {
 		return Record{}, err
-	}
-	var w openAlexWork
-	if err := json.Unmarshal(body, &w); err != nil {
-		return Record{}, fmt.Errorf("openalex %s: %w: %w", u, claimtrace.ErrInvalid, err)
 	}
 	if w.ID == "" {
 		return Record{}, fmt.Errorf("openalex %s: answer is not a work: %w", u, claimtrace.ErrInvalid)
@@ -83,11 +63,55 @@ func (c *Client) openAlexWork(ctx context.Context, id string) (Record, error) {
 	return w.record(), nil
 }
 
-// parseOpenAlexList reads a list answer: {"meta": {…}, "results": [work…]}.
-func parseOpenAlexList(body []byte) ([]Record, error) {
+// openAlexQuery fetches an OpenAlex path with the polite parameters.
+func (c *Client) openAlexQuery(ctx context.Context, path string, v url.Values) ([]byte, string, error) {
+	u := c.opts.OpenAlexURL + path + "?" + c.polite(v, true).Encode()
+	body, err := c.get(ctx, "openalex", c.openalx, u)
+	return body, u, err
+}
+
+// openAlexSearch runs a title search selecting fields sel and decodes the
+// results as T.
+func openAlexSearch[T any](ctx context.Context, c *Client, title, sel string) ([]T, error) {
+	terms := searchTerms(title)
+	if terms == "" {
+		return nil, fmt.Errorf("openalex search %q: no words: %w", title, claimtrace.ErrInvalid)
+	}
+	v := url.Values{}
+	v.Set("filter", "title.search:"+terms)
+	v.Set("per_page", strconv.Itoa(c.opts.Rows))
+	v.Set("select", sel)
+	body, u, err := c.openAlexQuery(ctx, "/works", v)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := decodeOpenAlexList[T](body)
+	if err != nil {
+		return nil, fmt.Errorf("openalex %s: %w", u, err)
+	}
+	return ws, nil
+}
+
+// openAlexOne fetches one work by id ("doi:…", "W…") as T.
+func openAlexOne[T any](ctx context.Context, c *Client, id, sel string) (T, string, error) {
+	var w T
+	v := url.Values{}
+	v.Set("select", sel)
+	body, u, err := c.openAlexQuery(ctx, "/works/"+id, v)
+	if err != nil {
+		return w, u, err
+	}
+	if err := json.Unmarshal(body, &w); err != nil {
+		return w, u, fmt.Errorf("openalex %s: %w: %w", u, claimtrace.ErrInvalid, err)
+	}
+	return w, u, nil
+}
+
+// decodeOpenAlexList reads a list answer: {"meta": {…}, "results": [T…]}.
+func decodeOpenAlexList[T any](body []byte) ([]T, error) {
 	var env struct {
 		Meta    *json.RawMessage `json:"meta"`
-		Results []openAlexWork   `json:"results"`
+		Results []T              `json:"results"`
 	}
 	if err := json.Unmarshal(body, &env); err != nil {
 		return nil, fmt.Errorf("%w: %w", claimtrace.ErrInvalid, err)
@@ -95,13 +119,26 @@ func parseOpenAlexList(body []byte) ([]Record, error) {
 	if env.Meta == nil {
 		return nil, fmt.Errorf("answer has no meta: %w", claimtrace.ErrInvalid)
 	}
+	return env.Results, nil
+}
+
+// parseOpenAlexList reads a list answer into records with a title.
+func parseOpenAlexList(body []byte) ([]Record, error) {
+	ws, err := decodeOpenAlexList[openAlexWork](body)
+	if err != nil {
+		return nil, err
+	}
+	return openAlexRecords(ws), nil
+}
+
+func openAlexRecords(ws []openAlexWork) []Record {
 	var out []Record
-	for _, w := range env.Results {
+	for _, w := range ws {
 		if r := w.record(); r.Title != "" {
 			out = append(out, r)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // openAlexWork is the part of an OpenAlex Work object this package reads.
