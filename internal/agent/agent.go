@@ -54,8 +54,10 @@ type Options struct {
 	SearchName string
 	ReaderName string
 	// Native uses the provider's own web search (Request.WebSearch) instead
-	// of the function tools; the provider then decides how many searches
-	// to run.
+	// of the function tools. The budget is passed to the provider as its
+	// search cap (OpenAI max_tool_calls, Anthropic max_uses); Gemini
+	// grounding has no cap, so there the provider decides. Native with a
+	// budget of 0 runs without search.
 	Native bool
 	// MaxToolCalls is the tool-call budget per task (0: no tools).
 	MaxToolCalls int
@@ -111,7 +113,7 @@ func New(opts Options) (*Agent, error) {
 	}
 	a := &Agent{o: opts, mode: SearchNone}
 	switch {
-	case opts.Native:
+	case opts.Native && opts.MaxToolCalls > 0:
 		a.mode = SearchNative
 		a.o.SearchName, a.o.ReaderName = SearchNative, ""
 	case opts.MaxToolCalls > 0:
@@ -208,6 +210,9 @@ func (a *Agent) Run(ctx context.Context, task claimtrace.Task) (*Record, error) 
 		}
 		final := len(a.tools) == 0 || used >= a.o.MaxToolCalls
 		req := llm.Request{Stage: "agent", System: system, Messages: msgs, MaxTokens: a.o.MaxTokens, WebSearch: a.mode == SearchNative}
+		if req.WebSearch {
+			req.MaxSearches = a.o.MaxToolCalls
+		}
 		if !final {
 			req.Tools = a.tools
 		} else if len(a.tools) > 0 {

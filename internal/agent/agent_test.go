@@ -267,7 +267,36 @@ func TestNativeSearch(t *testing.T) {
 			if !on || len(declaredTools(t, c)) != 0 {
 				t.Errorf("request does not use the provider's web search alone: %s", b)
 			}
+			// The budget is the provider's search cap where it has one.
+			var capped bool
+			switch f.proto {
+			case llmtest.OpenAIChat:
+				capped = strings.Contains(b, `"max_tool_calls":5`)
+			case llmtest.Gemini:
+				capped = true // grounding has no cap
+			case llmtest.Anthropic:
+				capped = strings.Contains(b, `"max_uses":5`)
+			}
+			if !capped {
+				t.Errorf("the budget of 5 is not the provider's search cap: %s", b)
+			}
 		})
+	}
+}
+
+// TestNativeSearchZeroBudget: native search with a budget of 0 is the
+// no-search baseline of the budget ablation, not an uncapped search.
+func TestNativeSearchZeroBudget(t *testing.T) {
+	fx := newFixture(t, flavours[0])
+	fx.llm.Enqueue(llmtest.Text("A survey from memory."))
+	a := fx.agent(0, func(o *agent.Options) { o.Native, o.Searcher, o.Reader = true, nil, nil })
+	rec, err := a.Run(t.Context(), task("2312.04861"))
+	if err != nil || rec.Status != agent.StatusDone {
+		t.Fatalf("Run = %+v, %v", rec, err)
+	}
+	c := fx.llm.Calls()[0]
+	if rec.Search != agent.SearchNone || strings.Contains(string(c.Body), "web_search") {
+		t.Errorf("search %q; request: %s", rec.Search, c.Body)
 	}
 }
 

@@ -18,7 +18,8 @@ type anthropicModel struct {
 	messages anthropic.MessageService
 }
 
-// anthropicMaxSearches caps web searches per request (each is billed).
+// anthropicMaxSearches caps web searches per request (each is billed)
+// unless Request.MaxSearches says otherwise.
 const anthropicMaxSearches = 5
 
 func newAnthropicModel(ep Endpoint) *anthropicModel {
@@ -57,7 +58,11 @@ func (m *anthropicModel) Generate(ctx context.Context, req Request) (Response, e
 		params.Tools = append(params.Tools, anthropic.ToolUnionParam{OfTool: tp})
 	}
 	if req.WebSearch {
-		params.Tools = append(params.Tools, anthropic.ToolUnionParam{OfWebSearchTool20250305: &anthropic.WebSearchTool20250305Param{MaxUses: param.NewOpt(int64(anthropicMaxSearches))}})
+		uses := anthropicMaxSearches
+		if req.MaxSearches > 0 {
+			uses = req.MaxSearches
+		}
+		params.Tools = append(params.Tools, anthropic.ToolUnionParam{OfWebSearchTool20250305: &anthropic.WebSearchTool20250305Param{MaxUses: param.NewOpt(int64(uses))}})
 	}
 	if req.Schema != nil && !m.ep.NoStructuredOutput {
 		params.OutputConfig.Format = anthropic.JSONOutputFormatParam{Schema: schemaMap(req.Schema.JSON)}

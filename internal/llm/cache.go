@@ -48,6 +48,7 @@ type keyDoc struct {
 	Tools       []Tool    `json:"tools"`
 	Schema      *Schema   `json:"schema"`
 	WebSearch   bool      `json:"web_search"`
+	MaxSearches int       `json:"max_searches,omitempty"`
 	Temperature string    `json:"temperature"`
 	MaxTokens   int       `json:"max_tokens"`
 	Seed        *int      `json:"seed"`
@@ -59,7 +60,7 @@ type keyDoc struct {
 func Key(p Provider, model string, req Request) string {
 	doc := keyDoc{
 		V: keyVersion, Provider: p, Model: model,
-		System: req.System, WebSearch: req.WebSearch,
+		System: req.System, WebSearch: req.WebSearch, MaxSearches: req.MaxSearches,
 		MaxTokens: req.MaxTokens, Seed: req.Seed, Tag: req.CacheTag,
 	}
 	for _, m := range req.Messages {

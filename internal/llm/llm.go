@@ -114,7 +114,12 @@ type Request struct {
 	// WebSearch enables the provider's own web search (OpenAI web_search via
 	// the Responses API, Gemini Google Search grounding, Anthropic web search
 	// tool); citations come back in Response.Citations.
-	WebSearch   bool
+	WebSearch bool
+	// MaxSearches caps the provider's own searches in this request when
+	// WebSearch is set: OpenAI max_tool_calls, Anthropic max_uses (default 5).
+	// Gemini grounding has no such control and ignores it; 0 means the
+	// provider default.
+	MaxSearches int
 	Temperature *float64
 	// MaxTokens caps the answer; 0 means the provider default (Anthropic,
 	// which requires one, gets DefaultMaxTokens).

@@ -187,6 +187,9 @@ func (m *openAIModel) generateResponses(ctx context.Context, req Request) (Respo
 	if req.WebSearch {
 		params.Tools = append(params.Tools, responses.ToolParamOfWebSearch(responses.WebSearchToolTypeWebSearch))
 		params.Include = append(params.Include, responses.ResponseIncludableWebSearchCallActionSources)
+		if req.MaxSearches > 0 {
+			params.MaxToolCalls = param.NewOpt(int64(req.MaxSearches))
+		}
 	}
 	if req.Schema != nil && !m.ep.NoStructuredOutput {
 		js := &responses.ResponseFormatTextJSONSchemaConfigParam{Name: schemaName(req.Schema), Schema: schemaMap(req.Schema.JSON)}

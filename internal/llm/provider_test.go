@@ -301,6 +301,56 @@ func TestGenerateWebSearch(t *testing.T) {
 	}
 }
 
+// TestWebSearchBudget checks that a cap on the provider's own searches
+// reaches the wire where the protocol has one (OpenAI Responses
+// max_tool_calls, Anthropic max_uses) and that Anthropic keeps its default
+// cap without one.
+func TestWebSearchBudget(t *testing.T) {
+	for _, f := range flavours {
+		if f.proto == llmtest.OpenAIChat || f.proto == llmtest.Gemini {
+			continue
+		}
+		f := f
+		if f.provider == llm.OpenAI {
+			f.api = llm.APIAuto
+		}
+		t.Run(f.name, func(t *testing.T) {
+			for _, tt := range []struct{ max, want int }{{3, 3}, {0, 5}} {
+				srv := llmtest.NewServer(t)
+				m := newModel(t, srv, f, "test-model")
+				if _, err := m.Generate(t.Context(), llm.Request{Messages: []llm.Message{llm.UserMessage("Search.")}, WebSearch: true, MaxSearches: tt.max}); err != nil {
+					t.Fatalf("Generate: %v", err)
+				}
+				b := body(t, srv.Calls()[0])
+				var got any
+				if f.proto == llmtest.Anthropic {
+					got = path(b, "tools", 0, "max_uses")
+				} else {
+					got = path(b, "max_tool_calls")
+					if tt.max == 0 {
+						tt.want = -1 // not sent
+					}
+				}
+				want := any(float64(tt.want))
+				if tt.want < 0 {
+					want = nil
+				}
+				if got != want {
+					t.Errorf("MaxSearches %d: cap on the wire = %v, want %v; body: %s", tt.max, got, want, srv.Calls()[0].Body)
+				}
+			}
+		})
+	}
+	// The cap is part of the cache key: a cached answer searched under
+	// another budget is not reused.
+	a := llm.Request{Messages: []llm.Message{llm.UserMessage("q")}, WebSearch: true}
+	b := a
+	b.MaxSearches = 3
+	if llm.Key(llm.OpenAI, "m", a) == llm.Key(llm.OpenAI, "m", b) {
+		t.Error("MaxSearches does not change the cache key")
+	}
+}
+
 func TestGenerateStructuredOutput(t *testing.T) {
 	schema := &llm.Schema{Name: "verdict", JSON: json.RawMessage(`{"type":"object","properties":{"match":{"type":"boolean"}},"required":["match"]}`)}
 	for _, f := range flavours {
