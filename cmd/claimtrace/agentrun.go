@@ -218,17 +218,33 @@ func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bo
 		SearchResults: results, ReadChars: readChars, MaxTokens: maxTokens, Template: tmpl,
 	}
 	if usesTools {
-		if opts.Searcher, err = search.NewSearcher(searchName, a.searchOptions(searchName)); err != nil {
+		so := a.searchOptions(searchName)
+		s, err := search.NewSearcher(searchName, so)
+		if err != nil {
 			return err
 		}
+		// Search answers and remote pages are kept in the store, so a
+		// resumed run shows the model what it saw before and its cached
+		// calls go on matching.
+		refresh := f.noCache || a.cfg.LLM.NoCache
+		cs := search.NewCachedSearcher(s, st.LLMCache(), searchName+" "+so.BaseURL)
+		cs.Refresh = refresh
+		opts.Searcher = cs
 		if readerName == search.BuiltinName {
 			fetcher, err := a.newFetcher(fetchFlags{allowHosts: f.allowHosts}, st)
 			if err != nil {
 				return err
 			}
 			opts.Reader = search.NewBuiltin(fetcher)
-		} else if opts.Reader, err = search.NewReader(readerName, a.readerOptions(readerName)); err != nil {
-			return err
+		} else {
+			ro := a.readerOptions(readerName)
+			r, err := search.NewReader(readerName, ro)
+			if err != nil {
+				return err
+			}
+			cr := search.NewCachedReader(r, st.LLMCache(), readerName+" "+ro.BaseURL)
+			cr.Refresh = refresh
+			opts.Reader = cr
 		}
 	}
 

@@ -297,3 +297,56 @@ func TestRunShowTemplate(t *testing.T) {
 		t.Errorf("run without --dataset and --out: exit %d, %q", code, errOut)
 	}
 }
+
+// TestRunRepeatIsFree runs the same configuration twice into two
+// directories on one store: the second run asks neither the model nor the
+// search API anything (the model's calls and the search answers are both
+// in the store), says so in its transcripts, and writes the same report.
+// --no-cache asks the search API again.
+func TestRunRepeatIsFree(t *testing.T) {
+	f := newAgentFixture(t)
+	first := filepath.Join(f.dir, "runs", "a")
+	if stdout, stderr, code := f.run(t, first, "--max-tool-calls", "2"); code != 0 {
+		t.Fatalf("first run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	llmCalls, searches := len(f.llm.Calls()), len(f.serp.Requests())
+	if searches != 2 {
+		t.Fatalf("first run: %d search requests, want 2", searches)
+	}
+	second := filepath.Join(f.dir, "runs", "b")
+	if stdout, stderr, code := f.run(t, second, "--max-tool-calls", "2"); code != 0 {
+		t.Fatalf("second run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if n, s := len(f.llm.Calls())-llmCalls, len(f.serp.Requests())-searches; n != 0 || s != 0 {
+		t.Errorf("second run: %d model requests and %d search requests, want 0 and 0", n, s)
+	}
+	for _, id := range strings.Split(agentIDs, ",") {
+		a, errA := agent.LoadRecord(filepath.Join(first, id+".json"))
+		b, errB := agent.LoadRecord(filepath.Join(second, id+".json"))
+		if errA != nil || errB != nil {
+			t.Fatalf("records: %v, %v", errA, errB)
+		}
+		if a.Response != b.Response {
+			t.Errorf("%s: the repeated run wrote another report", id)
+		}
+		var hits, tools int
+		for _, turn := range b.Transcript {
+			if turn.Role == "tool" {
+				tools++
+				if turn.CacheHit && turn.Tool == agent.ToolSearch {
+					hits++
+				}
+			}
+		}
+		if tools != 2 || hits != 1 {
+			t.Errorf("%s: %d tool turns, %d search cache hits; want 2 and 1", id, tools, hits)
+		}
+	}
+	third := filepath.Join(f.dir, "runs", "c")
+	if stdout, stderr, code := f.run(t, third, "--max-tool-calls", "2", "--no-cache"); code != 0 {
+		t.Fatalf("--no-cache run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if s := len(f.serp.Requests()) - searches; s != 2 {
+		t.Errorf("--no-cache run: %d search requests, want 2", s)
+	}
+}

@@ -223,10 +223,14 @@ func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval
 				ens.Checkers = append(ens.Checkers, w)
 				continue
 			}
-			s, err := search.NewSearcher(engine, a.searchOptions(engine))
+			so := a.searchOptions(engine)
+			s, err := search.NewSearcher(engine, so)
 			if err != nil {
 				return nil, fmt.Errorf("fact-checker %s: %w", spec, err)
 			}
+			cs := search.NewCachedSearcher(s, st.LLMCache(), engine+" "+so.BaseURL)
+			cs.Refresh = v.noCache
+			s = cs
 			sc, err := judge.NewSearchChecker(c, searchAdapter{s}, engine, a.cfg.Search.Results, opt)
 			if err != nil {
 				return nil, fmt.Errorf("fact-checker %s: %w", spec, err)

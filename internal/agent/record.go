@@ -109,8 +109,11 @@ type Turn struct {
 	Title   string          `json:"title,omitempty"`
 	// PageChars is the page text's length in characters before it was cut
 	// to the read budget; Truncated says it was cut.
-	PageChars  int   `json:"page_chars,omitempty"`
-	Truncated  bool  `json:"truncated,omitempty"`
+	PageChars int  `json:"page_chars,omitempty"`
+	Truncated bool `json:"truncated,omitempty"`
+	// CacheHit says the result came from the run store's cache (a rerun or
+	// a resumed run) rather than from the search API or reader.
+	CacheHit   bool  `json:"cache_hit,omitempty"`
 	DurationMS int64 `json:"duration_ms,omitempty"`
 }
 

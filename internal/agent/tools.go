@@ -61,6 +61,16 @@ func (a *Agent) exec(ctx context.Context, tc llm.ToolCall) (string, Turn, error)
 	return content, turn, err
 }
 
+// cachingSearcher and cachingReader are tools that say when an answer came
+// from the run's cache (search.CachedSearcher, search.CachedReader).
+type cachingSearcher interface {
+	SearchCached(ctx context.Context, query string, n int) ([]search.Result, bool, error)
+}
+
+type cachingReader interface {
+	ReadCached(ctx context.Context, url string) (title, text string, hit bool, err error)
+}
+
 func (a *Agent) run(ctx context.Context, tc llm.ToolCall, turn *Turn) (string, error) {
 	switch tc.Name {
 	case ToolSearch:
@@ -73,7 +83,13 @@ func (a *Agent) run(ctx context.Context, tc llm.ToolCall, turn *Turn) (string, e
 			return `Error: search needs a JSON object {"query": "<search terms>"}.`, nil
 		}
 		turn.Query = args.Query
-		rs, err := a.o.Searcher.Search(ctx, args.Query, a.o.SearchResults)
+		var rs []search.Result
+		var err error
+		if cs, ok := a.o.Searcher.(cachingSearcher); ok {
+			rs, turn.CacheHit, err = cs.SearchCached(ctx, args.Query, a.o.SearchResults)
+		} else {
+			rs, err = a.o.Searcher.Search(ctx, args.Query, a.o.SearchResults)
+		}
 		if err != nil {
 			if ctx.Err() != nil || search.Fatal(err) {
 				turn.Outcome, turn.Error = OutcomeError, err.Error()
@@ -95,7 +111,13 @@ func (a *Agent) run(ctx context.Context, tc llm.ToolCall, turn *Turn) (string, e
 		}
 		u := strings.TrimSpace(args.URL)
 		turn.URL = u
-		title, text, err := a.o.Reader.Read(ctx, u)
+		var title, text string
+		var err error
+		if cr, ok := a.o.Reader.(cachingReader); ok {
+			title, text, turn.CacheHit, err = cr.ReadCached(ctx, u)
+		} else {
+			title, text, err = a.o.Reader.Read(ctx, u)
+		}
 		if err != nil {
 			if ctx.Err() != nil || search.Fatal(err) {
 				turn.Outcome, turn.Error = OutcomeError, err.Error()
