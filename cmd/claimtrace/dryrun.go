@@ -156,6 +156,21 @@ func (v verifyFlags) dryRun(ctx context.Context, m *models, o *eval.Options, t *
 		}
 		o.Detector = prov.TwoWay{Entailer: dryEntailer{e, c, t}}
 	}
+	if v.metadataModel != "" {
+		c, _ := m.client(ctx, v.metadataModel)
+		r, err := judge.NewLLMMetadata(c)
+		if err != nil {
+			return err
+		}
+		o.Metadata = metadataRung(func(_ context.Context, p judge.MetadataPage) (judge.MetadataGuess, error) {
+			req, err := r.Request(p)
+			if err != nil {
+				return judge.MetadataGuess{}, err
+			}
+			t.add(judge.StageMetadata, c, req)
+			return judge.MetadataGuess{Note: "dry run"}, nil
+		})
+	}
 	if v.checkWorthy != "offline" {
 		c, _ := m.client(ctx, v.checkWorthy)
 		w, err := judge.NewLLMCheckWorthy(c, judge.CheckWorthyOptions{})

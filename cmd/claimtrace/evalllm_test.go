@@ -190,3 +190,78 @@ func TestEvalSearchFactCheckers(t *testing.T) {
 		t.Errorf("the votes do not record the URLs the checker used")
 	}
 }
+
+// TestEvalMetadataModel runs the demo with the model rung of the metadata
+// ladder: only pages nothing cheaper identified reach the model, its
+// answers are checked against the page, the calls are accounted, a rerun
+// sends nothing and --dry-run prices the stage.
+func TestEvalMetadataModel(t *testing.T) {
+	dir := t.TempDir()
+	if err := demoMaterialize(dir); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(t)
+	var urls []string
+	srv.Handle(func(_ context.Context, c llmtest.Call) llmtest.Reply {
+		if !strings.Contains(string(c.Body), "work_metadata") {
+			t.Errorf("unexpected prompt: %.200s", c.Prompt)
+			return llmtest.Fail(llmtest.BadRequest)
+		}
+		u := between(c.Prompt, "URL: ", "\n")
+		urls = append(urls, u)
+		// A title no page holds: never taken.
+		return llmtest.Text(`{"scholarly": true, "title": "An Invented Title About Retrieval Augmentation", "authors": [], "doi": "", "arxiv_id": "", "reason": "looks like a paper"}`)
+	})
+	t.Setenv("OPENAI_BASE_URL", srv.OpenAIBaseURL())
+	t.Setenv("OPENAI_API_KEY", "sk-test-secret-999999")
+	base := []string{"eval", "--dataset", filepath.Join(dir, "dataset"), "--reports", filepath.Join(dir, "reports"),
+		"--out", filepath.Join(dir, "out"), "--store", filepath.Join(dir, "s.db"), "--snapshot", filepath.Join(dir, "snapshot"), "--offline", "--json"}
+	plain, errOut, code := cli(t, base...)
+	if code != 0 {
+		t.Fatalf("eval: %s", errOut)
+	}
+	args := append(append([]string{}, base...), "--metadata-model", "openai:gpt-4o-mini")
+	args[6] = filepath.Join(dir, "out-md")
+	out, errOut, code := cli(t, args...)
+	if code != 0 {
+		t.Fatalf("eval --metadata-model: %s", errOut)
+	}
+	calls := len(srv.Calls())
+	if calls == 0 {
+		t.Fatal("no page reached the model rung")
+	}
+	for _, u := range urls {
+		if strings.Contains(u, "arxiv.org") || strings.Contains(u, "doi.org") {
+			t.Errorf("a page identified by its URL reached the model: %s", u)
+		}
+	}
+	var a, b struct {
+		Citation struct {
+			Precision *float64 `json:"precision"`
+			Recall    float64  `json:"recall"`
+		} `json:"citation"`
+		LLM struct {
+			Calls int `json:"calls"`
+		} `json:"llm"`
+	}
+	json.Unmarshal([]byte(plain), &a)
+	if err := json.Unmarshal([]byte(out), &b); err != nil {
+		t.Fatal(err)
+	}
+	// The invented title was refused everywhere, so the scores are those
+	// of the run without the rung.
+	if b.LLM.Calls != calls || a.Citation.Precision == nil || b.Citation.Precision == nil || *a.Citation.Precision != *b.Citation.Precision || a.Citation.Recall != b.Citation.Recall {
+		t.Errorf("llm.calls %d for %d requests; precision %v vs %v", b.LLM.Calls, calls, a.Citation.Precision, b.Citation.Precision)
+	}
+	rep, _ := os.ReadFile(filepath.Join(dir, "out-md", "reports", "2312.10997.json"))
+	if !strings.Contains(string(rep), `is not in the page`) {
+		t.Errorf("the refused guesses are not noted in the report's sources")
+	}
+	if _, errOut, code := cli(t, args...); code != 0 || len(srv.Calls()) != calls {
+		t.Errorf("rerun: exit %d, %d new requests: %s", code, len(srv.Calls())-calls, errOut)
+	}
+	dry, errOut, code := cli(t, append(args[:len(args)-3], "--metadata-model", "openai:gpt-4o-mini", "--dry-run")...)
+	if code != 0 || len(srv.Calls()) != calls || !strings.Contains(dry, "metadata") {
+		t.Errorf("--dry-run: exit %d, %d requests sent:\n%s%s", code, len(srv.Calls())-calls, dry, errOut)
+	}
+}

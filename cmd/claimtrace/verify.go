@@ -33,6 +33,7 @@ type verifyFlags struct {
 	maxCost        float64
 	maxCalls       int64
 	noCache        bool
+	metadataModel  string
 }
 
 func (v *verifyFlags) add(fs *pflag.FlagSet) {
@@ -49,6 +50,7 @@ func (v *verifyFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVar(&v.earlyStop, "early-stop", false, "cast the first votes and the rest only when they disagree (saves calls)")
 	fs.Float64Var(&v.maxCost, "max-cost", 0, "stop starting model calls once this many US dollars are spent (default: llm.max_cost; 0 = no limit)")
 	fs.Int64Var(&v.maxCalls, "max-calls", 0, "stop starting model calls after this many (default: llm.max_calls; 0 = no limit)")
+	fs.StringVar(&v.metadataModel, "metadata-model", "", "last rung of the metadata ladder: a model reads fetched pages that look scholarly but that no identifier, meta tag or scholarly API identified (titles and ids it gives are kept only when written in the page)")
 	fs.BoolVar(&v.noCache, "no-cache", false, "ask the models again instead of answering from the response cache (answers are still stored)")
 }
 
@@ -60,7 +62,7 @@ func defaultVerify() verifyFlags {
 // usesModels reports whether any stage calls a model.
 func (v verifyFlags) usesModels() bool {
 	return (v.judge != "offline" && v.judge != "none") || (v.contradictions != "offline" && v.contradictions != "none") ||
-		v.checkWorthy != "offline" || v.factCheck || len(v.factCheckers) > 0
+		v.checkWorthy != "offline" || v.factCheck || len(v.factCheckers) > 0 || v.metadataModel != ""
 }
 
 // models wires the model-backed stages: one client per model spec, shared by
@@ -185,6 +187,17 @@ func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval
 		}
 		o.Detector = prov.TwoWay{Entailer: e}
 	}
+	if v.metadataModel != "" {
+		c, err := m.client(ctx, v.metadataModel)
+		if err != nil {
+			return nil, err
+		}
+		r, err := judge.NewLLMMetadata(c)
+		if err != nil {
+			return nil, err
+		}
+		o.Metadata, o.MetadataName = metadataRung(r.Identify), r.Name()
+	}
 	if v.checkWorthy != "offline" {
 		c, err := m.client(ctx, v.checkWorthy)
 		if err != nil {
@@ -264,5 +277,13 @@ func (a searchAdapter) Search(ctx context.Context, q string, n int) ([]judge.Sea
 func (m *models) setRun(run string) {
 	if m != nil {
 		m.ledger.run = run
+	}
+}
+
+// metadataRung adapts a judge-side metadata reader to the pipeline's rung.
+func metadataRung(identify func(context.Context, judge.MetadataPage) (judge.MetadataGuess, error)) func(context.Context, eval.MetadataPage) (eval.MetadataGuess, error) {
+	return func(ctx context.Context, p eval.MetadataPage) (eval.MetadataGuess, error) {
+		g, err := identify(ctx, judge.MetadataPage{URL: p.URL, PageTitle: p.PageTitle, Text: p.Text})
+		return eval.MetadataGuess{Scholarly: g.Scholarly, Title: g.Title, Authors: g.Authors, DOI: g.DOI, ArXivID: g.ArXivID, Note: g.Note}, err
 	}
 }

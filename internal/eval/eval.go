@@ -95,6 +95,13 @@ type Options struct {
 	// FactCheckName identifies it in the run identity.
 	FactCheck     func(ctx context.Context, in FactInput) (claimtrace.Fact, error)
 	FactCheckName string
+	// Metadata is the last rung of the metadata ladder: a model reading the
+	// start of a fetched page that looks scholarly but that no identifier,
+	// meta tag or scholarly API identified. It returns what the page
+	// confirms (judge.CheckGuess); nil skips the rung. MetadataName
+	// identifies it in the run identity.
+	Metadata     func(ctx context.Context, page MetadataPage) (MetadataGuess, error)
+	MetadataName string
 	// Detector finds contradictions between the sources a report read;
 	// nil skips (CTran is then null).
 	Detector prov.Detector
@@ -199,6 +206,11 @@ func (e *Evaluator) runID(audited string) string {
 		fmt.Sprint(e.opts.Scholar != nil), e.opts.JudgeName, fmt.Sprint(e.opts.PartialWeight, e.opts.Tau),
 		fmt.Sprint(e.opts.CheckWorthy != nil, e.opts.ClassifyCheckWorthy != nil, e.opts.Detector != nil), e.opts.FactCheckName} {
 		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	if e.opts.Metadata != nil {
+		// Written only when set, so runs without the rung keep their ids.
+		h.Write([]byte("metadata:" + e.opts.MetadataName))
 		h.Write([]byte{0})
 	}
 	if audited != "" {

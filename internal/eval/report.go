@@ -80,6 +80,9 @@ type SourceResult struct {
 	Wall    string          `json:"wall,omitempty"`
 	// TextSHA names the source's readable text in the store (store.GetText).
 	TextSHA string `json:"text_sha,omitempty"`
+	// Ladder says what the model rung of the metadata ladder made of the
+	// page when it did not take the model's answer (--metadata-model).
+	Ladder string `json:"ladder,omitempty"`
 }
 
 // Stats counts what the parser found.
@@ -190,7 +193,7 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 			w.Key = biblio.Key(w)
 		}
 		adjusted[k] = w
-		res.Sources = append(res.Sources, SourceResult{Target: targets[k].label(), Work: w, Fetched: r.Fetched, Wall: r.Wall, TextSHA: r.TextSHA})
+		res.Sources = append(res.Sources, SourceResult{Target: targets[k].label(), Work: w, Fetched: r.Fetched, Wall: r.Wall, TextSHA: r.TextSHA, Ladder: r.Ladder})
 		if have, ok := works[w.Key]; ok {
 			mergeWork(have, w)
 			continue

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/biblio"
@@ -78,10 +79,34 @@ type sourceResult struct {
 	// TextSHA is the hash of the fetched body whose readable text is in
 	// the store (the cited-statement judge reads it).
 	TextSHA string `json:"text_sha,omitempty"`
+	// Ladder notes what the model rung made of the page when it did not
+	// identify a work ("not scholarly: …", "the model's title … is not in
+	// the page").
+	Ladder string `json:"ladder,omitempty"`
 	// interrupted marks a result cut short by cancellation: it is not
 	// stored, so a resumed run does the work again.
 	interrupted bool
+	// text is the start of the page's readable text, for the model rung.
+	text string
 }
+
+// MetadataPage is what the model rung of the metadata ladder reads.
+type MetadataPage struct {
+	URL, PageTitle, Text string
+}
+
+// MetadataGuess is the work the model rung identified, holding only what
+// the page confirms; Note says why nothing was taken.
+type MetadataGuess struct {
+	Scholarly    bool
+	Title        string
+	Authors      []string
+	DOI, ArXivID string
+	Note         string
+}
+
+// metadataChars is how much page text is kept for the model rung.
+const metadataChars = 8000
 
 // source resolves a target once per run: from this process's memory, the
 // store, or by doing the work (shared by concurrent callers).
@@ -160,6 +185,9 @@ func (e *Evaluator) resolve(ctx context.Context, t target) sourceResult {
 	if e.opts.Scholar != nil {
 		e.lookup(ctx, &r)
 	}
+	if e.opts.Metadata != nil && !r.interrupted {
+		e.identify(ctx, &r)
+	}
 	if w.Published.IsZero() && w.ArXivID != "" {
 		if d, ok := biblio.ArXivDate(w.ArXivID); ok {
 			w.Published = d
@@ -215,6 +243,7 @@ func (e *Evaluator) resolveURL(ctx context.Context, raw string, r *sourceResult)
 			if err := e.opts.Store.PutText(context.WithoutCancel(ctx), sha, content.Title, content.Text); err == nil {
 				r.TextSHA = sha
 			}
+			r.text = headBytes(content.Text, metadataChars)
 		}
 		m := content.Meta
 		if w.ArXivID == "" && m.ArXivID != "" {
@@ -330,6 +359,68 @@ func (e *Evaluator) lookup(ctx context.Context, r *sourceResult) {
 			break
 		}
 	}
+}
+
+// identify is the last rung of the ladder: a model reads the start of a
+// fetched page that looks scholarly but that nothing cheaper identified,
+// and the work is taken only as far as the page confirms it. A model
+// failure marks the source failed (--retry-failed asks again); what the
+// cheaper rungs learned is kept either way.
+func (e *Evaluator) identify(ctx context.Context, r *sourceResult) {
+	w := &r.Work
+	if !r.Fetched || r.text == "" || w.ArXivID != "" || w.DOI != "" || w.Kind == claimtrace.WorkPaper && w.Title != "" && w.Via != "host" ||
+		!looksScholarly(r.text) {
+		return
+	}
+	g, err := e.opts.Metadata(ctx, MetadataPage{URL: w.URL, PageTitle: w.Title, Text: r.text})
+	if err != nil {
+		if ctx.Err() != nil {
+			r.interrupted = true
+			return
+		}
+		r.Failed, r.Err = true, "metadata model: "+err.Error()
+		return
+	}
+	if !g.Scholarly {
+		r.Ladder = g.Note
+		return
+	}
+	w.Kind, w.Via, w.Resolved = claimtrace.WorkPaper, "llm", true
+	if g.Title != "" {
+		w.Title = g.Title
+	}
+	if len(g.Authors) > 0 {
+		w.Authors = g.Authors
+	}
+	w.DOI, w.ArXivID = g.DOI, g.ArXivID
+	r.Ladder = g.Note
+	if e.opts.Scholar != nil && (w.DOI != "" || w.ArXivID != "") {
+		e.lookup(ctx, r) // an identifier the page shows: the APIs confirm it
+	}
+}
+
+// looksScholarly is the cheap test before the model rung: the start of the
+// page reads like a paper (an abstract, a references section, a DOI or an
+// arXiv id, an author affiliation line).
+func looksScholarly(text string) bool {
+	low := strings.ToLower(text)
+	for _, cue := range []string{"abstract", "references", "bibliography", "doi", "arxiv", "proceedings", "journal of", "university", "institute", "et al."} {
+		if strings.Contains(low, cue) {
+			return true
+		}
+	}
+	return false
+}
+
+// headBytes returns at most n bytes of s, cut at a rune boundary.
+func headBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // noSuchHost reports a DNS answer that the host does not exist: a dead

@@ -23,6 +23,7 @@ const (
 	StageCheckWorthy = "check_worthy" // check-worthiness classification
 	StageFactCheck   = "fact_check"   // one fact-check vote
 	StageEntail      = "entail"       // two-way entailment
+	StageMetadata    = "metadata"     // the last rung of the metadata ladder
 )
 
 // LLMJudgeOptions tune an LLMJudge. The zero value means the defaults.

@@ -43,6 +43,11 @@ var samples = map[string]map[string]string{
 		"Cutoff":    "",
 		"Results":   "<result n=\"1\">\nTitle: Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks\nURL: https://arxiv.org/abs/2005.11401\nWe use BART-large as the generator.\n</result>",
 	},
+	"judge/metadata": {
+		"URL":       "https://www.cs.example.edu/~lee/papers/dpr.pdf",
+		"PageTitle": "dpr.pdf",
+		"Text":      "Dense Passage Retrieval for Open-Domain Question Answering\nVladimir Karpukhin, Barlas Oğuz, Sewon Min\nAbstract\nOpen-domain question answering relies on efficient passage retrieval.",
+	},
 	"judge/entail": {
 		"A": "GPT-4 was released in March 2023.",
 		"B": "GPT-4 was released in 2022.",
