@@ -16,6 +16,7 @@ import (
 	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/prov"
+	"github.com/claimtrace/claimtrace/internal/report"
 )
 
 // errDry is what a dry-run model answers if anything tries to send it a
@@ -171,7 +172,30 @@ func (v verifyFlags) dryRun(ctx context.Context, m *models, o *eval.Options, t *
 			return judge.MetadataGuess{Note: "dry run"}, nil
 		})
 	}
-	if v.checkWorthy != "offline" {
+	if v.checkWorthy != "offline" && v.prompts == judge.PromptsReportBench {
+		c, _ := m.client(ctx, v.checkWorthy)
+		j, err := judge.NewReportBenchJudge(c)
+		if err != nil {
+			return err
+		}
+		o.ExtractNonCited = extractNonCited(func(_ context.Context, text string, cited []judge.CitedStatement) ([]string, error) {
+			reqs, err := j.ExtractNonCitedRequests(text, cited)
+			if err != nil {
+				return nil, err
+			}
+			t.add(judge.StageExtract, c, reqs...)
+			// What the model would extract is unknown before it runs; the
+			// offline filter's pick of the non-cited claims stands in for
+			// it, so the fact-checks are estimated too.
+			var guess []string
+			for _, cl := range report.Parse(text).Claims {
+				if ok, _ := judge.CheckWorthy(cl.Text); ok && !cl.Cited() {
+					guess = append(guess, cl.Text)
+				}
+			}
+			return guess, nil
+		})
+	} else if v.checkWorthy != "offline" {
 		c, _ := m.client(ctx, v.checkWorthy)
 		w, err := judge.NewLLMCheckWorthy(c, judge.CheckWorthyOptions{})
 		if err != nil {

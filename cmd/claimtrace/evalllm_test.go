@@ -265,3 +265,64 @@ func TestEvalMetadataModel(t *testing.T) {
 		t.Errorf("--dry-run: exit %d, %d requests sent:\n%s%s", code, len(srv.Calls())-calls, dry, errOut)
 	}
 }
+
+// TestEvalParityExtraction runs the paper's non-cited pipeline end to end
+// (--prompts reportbench): the A.4.2 extraction over the whole report with
+// the cited statements listed, then A.4.5 web verification of each
+// extracted statement; the extraction is one stored call a report, and
+// --dry-run prices both stages without sending anything.
+func TestEvalParityExtraction(t *testing.T) {
+	dir := t.TempDir()
+	if err := demoMaterialize(dir); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(t)
+	srv.Handle(func(_ context.Context, c llmtest.Call) llmtest.Reply {
+		p := c.Prompt
+		switch {
+		case strings.Contains(p, "Already cited statements"):
+			if !strings.Contains(p, "https://arxiv.org/abs/2005.11401") {
+				t.Errorf("the cited statements are not in the extraction prompt")
+			}
+			return llmtest.Text("```json\n" + `[{"statement": "RAG will likely be the dominant architecture for knowledge-intensive applications for years to come."}, {"statement": "GPT-4 was released in March 2023."}]` + "\n```")
+		case strings.Contains(p, `"decision"`):
+			return llmtest.Text(`{"reason": "checked", "decision": true}`)
+		}
+		t.Errorf("unexpected prompt: %.200s", p)
+		return llmtest.Text("{}")
+	})
+	t.Setenv("OPENAI_BASE_URL", srv.OpenAIBaseURL())
+	t.Setenv("OPENAI_API_KEY", "sk-test-secret-999999")
+	args := []string{"eval", "--dataset", filepath.Join(dir, "dataset"), "--reports", filepath.Join(dir, "reports"),
+		"--out", filepath.Join(dir, "out"), "--store", filepath.Join(dir, "s.db"), "--snapshot", filepath.Join(dir, "snapshot"), "--offline",
+		"--judge", "none", "--prompts", "reportbench", "--check-worthy", "openai:gpt-4o-mini",
+		"--fact-checkers", "openai:gpt-4o-mini", "--votes", "1", "--json"}
+	out, errOut, code := cli(t, args...)
+	if code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, errOut)
+	}
+	var sum struct {
+		NonCited struct {
+			Accuracy  *float64 `json:"factual_accuracy"`
+			Decided   int      `json:"decided"`
+			PerReport *float64 `json:"statements_per_report"`
+		} `json:"non_cited"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.NonCited.Decided != 2 || sum.NonCited.PerReport == nil || *sum.NonCited.PerReport != 2 || sum.NonCited.Accuracy == nil || *sum.NonCited.Accuracy != 1 {
+		t.Errorf("non-cited = %+v", sum.NonCited)
+	}
+	calls := len(srv.Calls())
+	if calls != 3 {
+		t.Errorf("%d requests, want 1 extraction + 2 verifications", calls)
+	}
+	if _, errOut, code := cli(t, args...); code != 0 || len(srv.Calls()) != calls {
+		t.Errorf("rerun: exit %d, %d new requests: %s", code, len(srv.Calls())-calls, errOut)
+	}
+	dry, errOut, code := cli(t, append(args[:len(args)-1], "--dry-run")...)
+	if code != 0 || len(srv.Calls()) != calls || !strings.Contains(dry, "extract") || !strings.Contains(dry, "fact_check") {
+		t.Errorf("--dry-run: exit %d, %d sent:\n%s%s", code, len(srv.Calls())-calls, dry, errOut)
+	}
+}

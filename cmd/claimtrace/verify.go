@@ -198,7 +198,19 @@ func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval
 		}
 		o.Metadata, o.MetadataName = metadataRung(r.Identify), r.Name()
 	}
-	if v.checkWorthy != "offline" {
+	if v.checkWorthy != "offline" && v.prompts == judge.PromptsReportBench {
+		// Parity: the paper extracts the non-cited statements from the
+		// whole report (A.4.2) rather than classifying each claim.
+		c, err := m.client(ctx, v.checkWorthy)
+		if err != nil {
+			return nil, err
+		}
+		j, err := judge.NewReportBenchJudge(c)
+		if err != nil {
+			return nil, err
+		}
+		o.ExtractNonCited = extractNonCited(j.ExtractNonCited)
+	} else if v.checkWorthy != "offline" {
 		c, err := m.client(ctx, v.checkWorthy)
 		if err != nil {
 			return nil, err
@@ -285,5 +297,16 @@ func metadataRung(identify func(context.Context, judge.MetadataPage) (judge.Meta
 	return func(ctx context.Context, p eval.MetadataPage) (eval.MetadataGuess, error) {
 		g, err := identify(ctx, judge.MetadataPage{URL: p.URL, PageTitle: p.PageTitle, Text: p.Text})
 		return eval.MetadataGuess{Scholarly: g.Scholarly, Title: g.Title, Authors: g.Authors, DOI: g.DOI, ArXivID: g.ArXivID, Note: g.Note}, err
+	}
+}
+
+// extractNonCited adapts the parity extraction (A.4.2) to the pipeline.
+func extractNonCited(extract func(context.Context, string, []judge.CitedStatement) ([]string, error)) func(context.Context, string, []eval.CitedStatement) ([]string, error) {
+	return func(ctx context.Context, report string, cited []eval.CitedStatement) ([]string, error) {
+		cs := make([]judge.CitedStatement, len(cited))
+		for i, c := range cited {
+			cs[i] = judge.CitedStatement{Statement: c.Statement, URL: c.URL}
+		}
+		return extract(ctx, report, cs)
 	}
 }

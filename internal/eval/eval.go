@@ -90,6 +90,10 @@ type Options struct {
 	// (an LLM) over all the non-cited claims of a report.
 	CheckWorthy         CheckWorthy
 	ClassifyCheckWorthy func(ctx context.Context, claims []string) ([]bool, []string, error)
+	// ExtractNonCited, when set, replaces both: a model extracts the
+	// report's non-cited factual statements from its whole text, told the
+	// cited ones (the paper's A.4.2, for --prompts reportbench).
+	ExtractNonCited func(ctx context.Context, report string, cited []CitedStatement) ([]string, error)
 	// FactCheck decides whether a check-worthy non-cited claim is true (an
 	// ensemble of web-connected fact-checkers); nil leaves them undecided.
 	// FactCheckName identifies it in the run identity.
@@ -207,6 +211,9 @@ func (e *Evaluator) runID(audited string) string {
 		fmt.Sprint(e.opts.CheckWorthy != nil, e.opts.ClassifyCheckWorthy != nil, e.opts.Detector != nil), e.opts.FactCheckName} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
+	}
+	if e.opts.ExtractNonCited != nil {
+		h.Write([]byte("extract-noncited\x00"))
 	}
 	if e.opts.Metadata != nil {
 		// Written only when set, so runs without the rung keep their ids.

@@ -50,6 +50,9 @@ func (e *Evaluator) nonCited(ctx context.Context, task, text string, cutoff time
 			idx = append(idx, i)
 		}
 	}
+	if e.opts.ExtractNonCited != nil {
+		return e.nonCitedExtracted(ctx, task, text, cutoff, claims, failed)
+	}
 	s.Claims = len(idx)
 	if len(idx) == 0 || (e.opts.CheckWorthy == nil && e.opts.ClassifyCheckWorthy == nil) {
 		return s, nil
@@ -60,7 +63,12 @@ func (e *Evaluator) nonCited(ctx context.Context, task, text string, cutoff time
 	}
 	ok, why, err := e.checkWorthy(ctx, task, texts)
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil || isFatal(err) {
+			return nil, err
+		}
+		s.Error = err.Error()
+		*failed = append(*failed, unitWorthy+":"+task)
+		return s, nil
 	}
 	var check []int
 	for i, ci := range idx {

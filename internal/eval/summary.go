@@ -56,6 +56,9 @@ type NonCitedSection struct {
 	StatementsPerReport  *float64 `json:"statements_per_report"`
 	Decided              int      `json:"decided"`
 	Undecided            int      `json:"undecided"`
+	// ReportsFailed counts reports whose non-cited stage failed (their
+	// classifier or extraction): they are left out of the means above.
+	ReportsFailed int `json:"reports_failed"`
 }
 
 // AARSection aggregates provenance metrics (macro means over reports).
@@ -136,7 +139,9 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 			judged += c.Judged
 			line.MatchRate = c.MatchRate
 		}
-		if n := r.NonCited; n != nil {
+		if n := r.NonCited; n != nil && n.Error != "" {
+			s.NonCited.ReportsFailed++
+		} else if n != nil {
 			nonCited.AddValue(float64(n.CheckWorthy))
 			accuracy.Add(n.Accuracy)
 			s.NonCited.Decided += n.True + n.False

@@ -50,6 +50,15 @@ type NonCitedStats struct {
 	False       int      `json:"false"`
 	Undecided   int      `json:"undecided"`
 	Accuracy    *float64 `json:"factual_accuracy"`
+	// Extracted counts the statements the extraction model returned (the
+	// paper's A.4.2, with --prompts reportbench); Extra holds those that
+	// restate no parser claim. Both are absent otherwise.
+	Extracted int              `json:"extracted,omitempty"`
+	Extra     []ExtraStatement `json:"extra_statements,omitempty"`
+	// Error says why the stage could not decide which claims to check (the
+	// classifier or the extraction failed); the report's figures then
+	// leave the non-cited means, and --retry-failed runs the stage again.
+	Error string `json:"error,omitempty"`
 }
 
 // storedVerdicts is a verdict unit: the verdicts of the claims of one

@@ -155,21 +155,17 @@ func (j *ReportBenchJudge) ExtractNonCited(ctx context.Context, report string, c
 	if cited == nil {
 		cited = []CitedStatement{}
 	}
-	list, err := json.Marshal(cited)
+	reqs, err := j.ExtractNonCitedRequests(report, cited)
 	if err != nil {
-		return nil, fmt.Errorf("extract non-cited: %w", err)
+		return nil, err
 	}
 	var out []string
 	seen := make(map[string]bool)
-	for b, block := range splitBlocks(report, ParityBlockBytes) {
-		p, err := j.extract.Render(map[string]string{"Report": block, "CitedStatements": string(list)})
-		if err != nil {
-			return nil, err
-		}
+	for b, req := range reqs {
 		var ans []struct {
 			Statement string `json:"statement"`
 		}
-		if _, err := j.c.GenerateJSON(ctx, j.request(StageExtract, p), &ans); err != nil {
+		if _, err := j.c.GenerateJSON(ctx, req, &ans); err != nil {
 			return nil, fmt.Errorf("extract non-cited %s: block %d: %w", j.c.Endpoint(), b+1, err)
 		}
 		for _, a := range ans {
@@ -181,6 +177,27 @@ func (j *ReportBenchJudge) ExtractNonCited(ctx context.Context, report string, c
 		}
 	}
 	return out, nil
+}
+
+// ExtractNonCitedRequests returns the requests ExtractNonCited sends for
+// report, one a block, for estimates.
+func (j *ReportBenchJudge) ExtractNonCitedRequests(report string, cited []CitedStatement) ([]llm.Request, error) {
+	if cited == nil {
+		cited = []CitedStatement{}
+	}
+	list, err := json.Marshal(cited)
+	if err != nil {
+		return nil, fmt.Errorf("extract non-cited: %w", err)
+	}
+	var reqs []llm.Request
+	for _, block := range splitBlocks(report, ParityBlockBytes) {
+		p, err := j.extract.Render(map[string]string{"Report": block, "CitedStatements": string(list)})
+		if err != nil {
+			return nil, err
+		}
+		reqs = append(reqs, j.request(StageExtract, p))
+	}
+	return reqs, nil
 }
 
 // splitBlocks cuts text into blocks of at most limit bytes, at Markdown
