@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -146,26 +147,12 @@ func (e *Evaluator) nonCitedExtracted(ctx context.Context, task, text string, cu
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	facts := make([]*claimtrace.Fact, 0, s.CheckWorthy)
+	sort.Strings(*failed)
 	for _, ci := range check {
-		facts = append(facts, claims[ci].Fact)
+		s.count(claims[ci].Fact)
 	}
 	for _, x := range extra {
-		facts = append(facts, x.Fact)
-	}
-	for _, f := range facts {
-		switch f.Label {
-		case claimtrace.FactTrue:
-			s.True++
-		case claimtrace.FactFalse:
-			s.False++
-		default:
-			s.Undecided++
-		}
-	}
-	if d := s.True + s.False; d > 0 {
-		a := float64(s.True) / float64(d)
-		s.Accuracy = &a
+		s.count(x.Fact)
 	}
 	s.Extracted = len(statements)
 	s.Extra = extra

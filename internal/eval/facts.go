@@ -101,20 +101,27 @@ func (e *Evaluator) nonCited(ctx context.Context, task, text string, cutoff time
 	}
 	sort.Strings(*failed)
 	for _, ci := range check {
-		switch claims[ci].Fact.Label {
-		case claimtrace.FactTrue:
-			s.True++
-		case claimtrace.FactFalse:
-			s.False++
-		default:
-			s.Undecided++
-		}
+		s.count(claims[ci].Fact)
 	}
+	return s, nil
+}
+
+// count adds a fact-check to the figures: true, false or undecided, and
+// the accuracy over the decided ones.
+func (s *NonCitedStats) count(f *claimtrace.Fact) {
+	switch f.Label {
+	case claimtrace.FactTrue:
+		s.True++
+	case claimtrace.FactFalse:
+		s.False++
+	default:
+		s.Undecided++
+	}
+	s.Accuracy = nil
 	if d := s.True + s.False; d > 0 {
 		a := float64(s.True) / float64(d)
 		s.Accuracy = &a
 	}
-	return s, nil
 }
 
 // checkWorthy runs the batched classifier (stored as one unit a report) or
