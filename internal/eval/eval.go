@@ -110,6 +110,16 @@ type Options struct {
 	// nil skips (CTran is then null).
 	Detector prov.Detector
 
+	// Leaser, when set, lets several evaluators share one run on one
+	// database (PostgreSQL): each takes a lease on a report before working
+	// on it, so the others do the next reports instead of the same one, and
+	// reads the reports they finished. A worker that dies stops renewing
+	// its leases; after LeaseTTL (default DefaultLeaseTTL) another takes
+	// its reports over. Owner names this evaluator (default: a fresh id).
+	Leaser   Leaser
+	LeaseTTL time.Duration
+	Owner    string
+
 	// Manifest holds what the caller knows about the run (models, prompt
 	// hashes, versions); it is written with the pipeline's own settings to
 	// OUT/manifest.json.
@@ -172,6 +182,14 @@ func New(opts Options) (*Evaluator, error) {
 	}
 	if opts.Judge != nil && opts.JudgeName == "" {
 		opts.JudgeName = "judge"
+	}
+	if opts.Leaser != nil {
+		if opts.LeaseTTL <= 0 {
+			opts.LeaseTTL = DefaultLeaseTTL
+		}
+		if opts.Owner == "" {
+			opts.Owner = newOwner()
+		}
 	}
 	e := &Evaluator{opts: opts, fetchs: make(chan struct{}, opts.FetchConcurrency), judges: make(chan struct{}, opts.Concurrency),
 		sources: map[string]sourceResult{}}
@@ -327,32 +345,60 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 	results := make([]*Result, len(files))
 	var done int
 	var mu sync.Mutex
+	// Reports leased by another evaluator are left for a second pass,
+	// which waits for their results (or for the lease to lapse).
+	var busy []int
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(e.opts.Concurrency)
-	for i, f := range files {
-		g.Go(func() error {
-			r, err := e.report(gctx, f)
-			if err != nil {
-				return err
+	do := func(i int, f reportFile, wait bool) error {
+		r, err := e.report(gctx, f)
+		for wait && errors.Is(err, errLeased) {
+			select {
+			case <-gctx.Done():
+				return gctx.Err()
+			case <-time.After(e.opts.LeaseTTL / leasePolls):
 			}
-			results[i] = r
-			// Progress is reported under the lock: callers need not be
-			// safe for concurrent use.
+			r, err = e.report(gctx, f)
+		}
+		if errors.Is(err, errLeased) {
 			mu.Lock()
-			defer mu.Unlock()
-			done++
-			if e.opts.Progress != nil {
-				var perr error
-				if r.Status == store.StatusFailed {
-					perr = errors.New(r.Error)
-				}
-				e.opts.Progress(Progress{Done: done, Total: len(files), Task: f.Task, Err: perr})
-			}
+			busy = append(busy, i)
+			mu.Unlock()
 			return nil
-		})
+		}
+		if err != nil {
+			return err
+		}
+		results[i] = r
+		// Progress is reported under the lock: callers need not be
+		// safe for concurrent use.
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		if e.opts.Progress != nil {
+			var perr error
+			if r.Status == store.StatusFailed {
+				perr = errors.New(r.Error)
+			}
+			e.opts.Progress(Progress{Done: done, Total: len(files), Task: f.Task, Err: perr})
+		}
+		return nil
+	}
+	for i, f := range files {
+		g.Go(func() error { return do(i, f, false) })
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
+	}
+	if len(busy) > 0 {
+		g, gctx = errgroup.WithContext(ctx)
+		g.SetLimit(e.opts.Concurrency)
+		for _, i := range busy {
+			g.Go(func() error { return do(i, files[i], true) })
+		}
+		if err := g.Wait(); err != nil {
+			return nil, err
+		}
 	}
 	sum := e.summarize(ctx, results, fails)
 	if err := writeJSON(filepath.Join(e.opts.OutDir, "summary.json"), sum); err != nil {

@@ -119,6 +119,16 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 	} else if ok && prev.SHA256 == res.SHA256 && !(e.opts.RetryFailed && (prev.Result.Status == store.StatusFailed || len(prev.Result.FailedSources) > 0 || len(prev.Result.FailedUnits) > 0)) {
 		return prev.Result, e.writeReport(prev.Result)
 	}
+	if e.opts.Leaser != nil {
+		release, ok, err := e.lease(ctx, unitReport, f.Task)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, errLeased
+		}
+		defer release()
+	}
 	if loadErr != nil {
 		return e.fail(ctx, res, loadErr.Error())
 	}
