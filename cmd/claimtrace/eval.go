@@ -113,6 +113,11 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	if s := a.newScholar(f.fetch); s != nil && !f.noScholar {
 		opts.Scholar = s
 	}
+	if st.Backend() == "postgres" {
+		// Several evaluators may share this run: each report is leased to
+		// one of them, a dead one's reports are taken over.
+		opts.Leaser, opts.Owner = st, store.NewOwner()
+	}
 	if f.dryRun {
 		return a.dryEval(ctx, f, opts, st)
 	}
@@ -172,7 +177,7 @@ func (a *app) dryEval(ctx context.Context, f evalFlags, opts eval.Options, real 
 		return err
 	}
 	defer scratch.Close()
-	opts.Store, opts.OutDir = scratch, filepath.Join(tmp, "out")
+	opts.Store, opts.OutDir, opts.Leaser = scratch, filepath.Join(tmp, "out"), nil
 	m, err := f.verify.apply(ctx, a, scratch, &opts, true)
 	if err != nil {
 		return err

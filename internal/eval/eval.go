@@ -188,7 +188,7 @@ func New(opts Options) (*Evaluator, error) {
 			opts.LeaseTTL = DefaultLeaseTTL
 		}
 		if opts.Owner == "" {
-			opts.Owner = newOwner()
+			opts.Owner = store.NewOwner()
 		}
 	}
 	e := &Evaluator{opts: opts, fetchs: make(chan struct{}, opts.FetchConcurrency), judges: make(chan struct{}, opts.Concurrency),

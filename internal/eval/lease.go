@@ -2,11 +2,7 @@ package eval
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"fmt"
-	"os"
 	"time"
 )
 
@@ -29,15 +25,6 @@ const leasePolls = 20
 
 // errLeased says another evaluator holds the report's lease.
 var errLeased = errors.New("leased by another evaluator")
-
-// newOwner names this evaluator in its leases: host, process and a random
-// suffix (two evaluators in one process are two owners).
-func newOwner() string {
-	host, _ := os.Hostname()
-	b := make([]byte, 4)
-	rand.Read(b)
-	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b))
-}
 
 // lease takes the lease on a unit and keeps renewing it until release is
 // called. ok is false when another evaluator holds it.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	_ "github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/biblio"
 	"github.com/claimtrace/claimtrace/internal/demo"
 	"github.com/claimtrace/claimtrace/internal/fetch"
@@ -269,4 +271,98 @@ func BenchmarkEvalSnapshotPostgres(b *testing.B) {
 		st.Close()
 	}
 	b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N)/100*1000, "ms/report")
+}
+
+// TestWorkersShareARunOnPostgres runs two evaluators of one run, each with
+// its own connection to one PostgreSQL database and the store's leases, as
+// two `claimtrace eval` processes would: every report is judged once in
+// all, both workers did some, no lease is left, and both write the same
+// results.
+func TestWorkersShareARunOnPostgres(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	const n = 8
+	opts := sharedDemo(t, n)
+	var mu sync.Mutex
+	judged := map[string]int{}
+	j := &scriptedJudge{fn: func(source string, claims []string) ([]claimtrace.Verdict, error) {
+		time.Sleep(2 * time.Millisecond)
+		mu.Lock()
+		judged[fmt.Sprint(claims)]++
+		mu.Unlock()
+		out := make([]claimtrace.Verdict, len(claims))
+		for i := range out {
+			out[i] = claimtrace.Verdict{Label: claimtrace.Unsupported}
+		}
+		return out, nil
+	}}
+	outs := []string{filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}
+	owners := []string{store.NewOwner(), store.NewOwner()}
+	stores := []*store.Store{openPostgres(t, dsn), openPostgres(t, dsn)}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	sums := make([]Summary, 2)
+	for w := range 2 {
+		o := opts
+		o.Store, o.Leaser, o.Owner, o.OutDir, o.Concurrency = stores[w], stores[w], owners[w], outs[w], 2
+		o.Judge, o.JudgeName = j, "scripted"
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ev, err := New(o)
+			if err != nil {
+				errs[w] = err
+				return
+			}
+			s, err := ev.Run(context.Background())
+			if err == nil {
+				sums[w] = *s
+			}
+			errs[w] = err
+		}()
+	}
+	wg.Wait()
+	for w, err := range errs {
+		if err != nil {
+			t.Fatalf("worker %d: %v", w, err)
+		}
+		if sums[w].Reports != n {
+			t.Errorf("worker %d scored %d reports", w, sums[w].Reports)
+		}
+	}
+	for k, c := range judged {
+		if c != n {
+			t.Errorf("batch asked %d times for %d reports: %.80s", c, n, k)
+		}
+	}
+	o := opts
+	o.Store, o.Judge, o.JudgeName = stores[0], j, "scripted"
+	ev, _ := New(o)
+	for i := range n {
+		id := fmt.Sprintf("2401.%05d", i+1)
+		if owner, _, ok, err := stores[0].LeaseHolder(context.Background(), ev.run, unitReport, id); err != nil || ok {
+			t.Errorf("%s: lease left behind (held by %q), %v", id, owner, err)
+		}
+		a, errA := ReadResult(filepath.Join(outs[0], "reports", id+".json"))
+		b, errB := ReadResult(filepath.Join(outs[1], "reports", id+".json"))
+		if errA != nil || errB != nil {
+			t.Fatalf("%s: %v, %v", id, errA, errB)
+		}
+		a.File, b.File = "", ""
+		if diff := cmp.Diff(a, b); diff != "" {
+			t.Errorf("%s differs between the workers (-a +b):\n%s", id, diff)
+		}
+	}
+	// Each report unit was written once: no worker redid another's report.
+	reports := 0
+	for k, a := range attempts(t, stores[0], ev.run) {
+		if strings.HasPrefix(k, unitReport+"/") {
+			reports++
+		}
+		if strings.HasPrefix(k, unitReport+"/") && a != 1 {
+			t.Errorf("%s written %d times", k, a)
+		}
+	}
+	if reports != n {
+		t.Errorf("%d report units in the run, want %d", reports, n)
+	}
 }

@@ -114,10 +114,20 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 		sum := sha256.Sum256([]byte(text))
 		res.SHA256 = hex.EncodeToString(sum[:])
 	}
-	if prev, ok, err := e.stored(ctx, f.Task); err != nil {
+	fresh := func() (*Result, bool, error) {
+		prev, ok, err := e.stored(ctx, f.Task)
+		if err != nil || !ok || prev.SHA256 != res.SHA256 {
+			return nil, false, err
+		}
+		if e.opts.RetryFailed && (prev.Result.Status == store.StatusFailed || len(prev.Result.FailedSources) > 0 || len(prev.Result.FailedUnits) > 0) {
+			return nil, false, nil
+		}
+		return prev.Result, true, nil
+	}
+	if prev, ok, err := fresh(); err != nil {
 		return nil, err
-	} else if ok && prev.SHA256 == res.SHA256 && !(e.opts.RetryFailed && (prev.Result.Status == store.StatusFailed || len(prev.Result.FailedSources) > 0 || len(prev.Result.FailedUnits) > 0)) {
-		return prev.Result, e.writeReport(prev.Result)
+	} else if ok {
+		return prev, e.writeReport(prev)
 	}
 	if e.opts.Leaser != nil {
 		release, ok, err := e.lease(ctx, unitReport, f.Task)
@@ -128,6 +138,13 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 			return nil, errLeased
 		}
 		defer release()
+		// The holder before us may have finished between the look above
+		// and the lease.
+		if prev, ok, err := fresh(); err != nil {
+			return nil, err
+		} else if ok {
+			return prev, e.writeReport(prev)
+		}
 	}
 	if loadErr != nil {
 		return e.fail(ctx, res, loadErr.Error())

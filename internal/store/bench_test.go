@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/claimtrace/claimtrace/internal/sharedtest"
 	"github.com/claimtrace/claimtrace/internal/store/storetest"
@@ -105,6 +106,61 @@ func BenchmarkStore(b *testing.B) {
 				b.RunParallel(func(pb *testing.PB) {
 					for pb.Next() {
 						if err := s.PutUnit(ctx, unit(int(next.Add(1))+1_000_000)); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			})
+		})
+	}
+}
+
+// BenchmarkTryLease measures what a lease adds to each unit of work on each
+// backend: taking a free lease, renewing one's own, being refused another's,
+// and the take-and-release round trip of a unit from 8 goroutines at once
+// (the evaluator's fan-out).
+func BenchmarkTryLease(b *testing.B) {
+	ctx := context.Background()
+	for _, be := range storetest.Backends() {
+		b.Run(be.Name, func(b *testing.B) {
+			s, err := Open(ctx, be.DSN(b))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			try := func(b *testing.B, key, owner string, want bool) {
+				if ok, err := s.TryLease(ctx, "bench", "judge", key, owner, time.Hour); err != nil || ok != want {
+					b.Fatalf("TryLease(%s, %s) = %v, %v; want %v", key, owner, ok, err, want)
+				}
+			}
+			b.Run("Take", func(b *testing.B) {
+				for i := 0; b.Loop(); i++ {
+					try(b, fmt.Sprintf("take-%d", i), "a", true)
+				}
+			})
+			b.Run("Renew", func(b *testing.B) {
+				for b.Loop() {
+					try(b, "renew", "a", true)
+				}
+			})
+			b.Run("Refused", func(b *testing.B) {
+				try(b, "held", "a", true)
+				for b.Loop() {
+					try(b, "held", "b", false)
+				}
+			})
+			b.Run("TakeReleaseParallel8", func(b *testing.B) {
+				b.SetParallelism(max(1, 8/runtime.GOMAXPROCS(0))) // 8 workers in all
+				var next atomic.Int64
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						key := fmt.Sprintf("unit-%d", next.Add(1))
+						if ok, err := s.TryLease(ctx, "bench", "judge", key, "a", time.Hour); err != nil || !ok {
+							b.Errorf("TryLease(%s) = %v, %v", key, ok, err)
+							return
+						}
+						if err := s.ReleaseLease(ctx, "bench", "judge", key, "a"); err != nil {
 							b.Error(err)
 							return
 						}

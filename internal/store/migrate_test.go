@@ -2,9 +2,12 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"path"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -118,5 +121,92 @@ func TestPostgresKeysCollateBytewise(t *testing.T) {
 	}
 	if n < 8 {
 		t.Errorf("found %d text key columns, want at least 8", n)
+	}
+}
+
+// openAtVersion creates the database at dsn as a claimtrace whose newest
+// migration was number version left it, and returns a store on it that Open
+// has not upgraded, for writing data in that schema.
+func openAtVersion(t *testing.T, dsn string, version int) *Store {
+	t.Helper()
+	ctx := context.Background()
+	d, target, err := parseDSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := target
+	if d.name == sqliteDialect.name {
+		conn = "file:" + target + "?_pragma=foreign_keys(1)&_txlock=immediate"
+	}
+	db, err := sql.Open(d.driver, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Store{db: db, d: d, dsn: RedactDSN(target), Now: func() time.Time { return time.Now().UTC() }}
+	t.Cleanup(func() { s.Close() })
+	// The first statement of Store.migrate.
+	err = s.migrationTx(ctx, func(tx txn) error {
+		_, err := tx.exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := migrationsOf(d.migrations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms[:version] {
+		if err := s.migrationTx(ctx, func(tx txn) error { return s.apply(ctx, tx, m) }); err != nil {
+			t.Fatalf("migration %s: %v", path.Base(m.file), err)
+		}
+	}
+	return s
+}
+
+// TestOpenUpgrades opens stores made by earlier versions, one per earlier
+// migration, with work stored in them: Open applies the missing migrations,
+// the schema ends up as a new store's, and the stored work survives.
+func TestOpenUpgrades(t *testing.T) {
+	ms, err := migrationsOf(sqliteDialect.migrations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range storetest.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			want := columns(t, openDSN(t, b.DSN(t)))
+			for version := 1; version < len(ms); version++ {
+				t.Run(fmt.Sprintf("from%d", version), func(t *testing.T) {
+					ctx := context.Background()
+					dsn := b.DSN(t)
+					old := openAtVersion(t, dsn, version)
+					if err := old.EnsureRun(ctx, "r", "eval", "{}"); err != nil {
+						t.Fatal(err)
+					}
+					if err := old.PutUnit(ctx, Unit{Run: "r", Kind: "work", Key: "k", Status: StatusDone, Data: []byte(`{"x":1}`)}); err != nil {
+						t.Fatal(err)
+					}
+					if got := count(t, old, `SELECT COUNT(*) FROM schema_migrations`); got != version {
+						t.Fatalf("%d migrations recorded in the old store, want %d", got, version)
+					}
+					old.Close()
+
+					s := openDSN(t, dsn)
+					if got := count(t, s, `SELECT COUNT(*) FROM schema_migrations`); got != len(ms) {
+						t.Errorf("%d migrations recorded after the upgrade, want %d", got, len(ms))
+					}
+					if diff := cmp.Diff(want, columns(t, s)); diff != "" {
+						t.Errorf("upgraded schema (-new store +upgraded):\n%s", diff)
+					}
+					u, ok, err := s.GetUnit(ctx, "r", "work", "k")
+					if err != nil || !ok || string(u.Data) != `{"x":1}` {
+						t.Errorf("GetUnit after the upgrade = %+v %v %v", u, ok, err)
+					}
+					if ok, err := s.TryLease(ctx, "r", "work", "k2", "a", time.Minute); err != nil || !ok {
+						t.Errorf("TryLease after the upgrade = %v %v", ok, err)
+					}
+				})
+			}
+		})
 	}
 }
