@@ -16,6 +16,8 @@ import (
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/prov"
 	"github.com/claimtrace/claimtrace/internal/prov/provjson"
+	"github.com/claimtrace/claimtrace/internal/store"
+	"github.com/claimtrace/claimtrace/internal/web"
 )
 
 // auditOptions are the settings of an audit: where cited pages come from,
@@ -30,6 +32,15 @@ type auditOptions struct {
 	// Detect runs the offline contradiction detector over source excerpts
 	// and adds what it finds to the graph's conflicts.
 	Detect bool
+	// audited, when set, receives where a report input's results were
+	// stored (for the HTML page of --out).
+	audited *auditedReport
+}
+
+// auditedReport names the stored run of an audited report.
+type auditedReport struct {
+	st        *store.Store
+	run, task string
 }
 
 func (o *auditOptions) add(fs *pflag.FlagSet) {
@@ -65,12 +76,17 @@ schema') or a PROV-JSON document. REPORT is a report file (.md, .txt, or
 (parse, resolve, judge) first, using --snapshot, --judge and --offline.
 
 --out DIR writes DIR/graph.json (native), DIR/prov.json (PROV-JSON) and
-DIR/metrics.json.`,
+DIR/metrics.json, and for a report DIR/report.html: the audit view as one
+self-contained page (each claim beside its sources' evidence passages,
+verdicts and provenance path; no script, loads nothing).`,
 		Example: `  claimtrace audit graph.json
   claimtrace audit --json --tau 0.7 graph.json
   claimtrace audit --out audit/ prov.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if out != "" {
+				opts.audited = &auditedReport{}
+			}
 			g, m, err := a.audit(cmd.Context(), args[0], opts)
 			if err != nil {
 				return err
@@ -78,6 +94,11 @@ DIR/metrics.json.`,
 			if out != "" {
 				if err := writeAudit(out, g, m); err != nil {
 					return err
+				}
+				if r := opts.audited; r.run != "" {
+					if err := exportReportHTML(cmd.Context(), r, filepath.Join(out, "report.html")); err != nil {
+						return err
+					}
 				}
 			}
 			if asJSON {
@@ -88,7 +109,7 @@ DIR/metrics.json.`,
 		},
 	}
 	opts.add(cmd.Flags())
-	cmd.Flags().StringVar(&out, "out", "", "write graph.json, prov.json and metrics.json into this directory")
+	cmd.Flags().StringVar(&out, "out", "", "write graph.json, prov.json, metrics.json (and report.html for a report) into this directory")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the metrics as JSON")
 	return cmd
 }
@@ -287,4 +308,13 @@ func gapText(c prov.ClaimMetrics) string {
 		return c.Gap.String() + " " + c.GapNode
 	}
 	return c.Gap.String()
+}
+
+// exportReportHTML writes the static audit page of an audited report.
+func exportReportHTML(ctx context.Context, r *auditedReport, path string) error {
+	srv, err := web.New(web.Options{Store: r.st})
+	if err != nil {
+		return err
+	}
+	return srv.ExportReport(ctx, r.run, r.task, path)
 }

@@ -35,7 +35,14 @@ func (a *app) graphFromReport(ctx context.Context, path string, opts auditOption
 	if err != nil {
 		return nil, err
 	}
-	m.setRun(ev.RunID())
-	_, g, err := ev.Audit(ctx, path)
+	run, err := ev.AuditRunID(path)
+	if err != nil {
+		return nil, err
+	}
+	m.setRun(run)
+	res, g, err := ev.Audit(ctx, path)
+	if err == nil && opts.audited != nil {
+		*opts.audited = auditedReport{st: st, run: ev.RunID(), task: res.Task}
+	}
 	return g, err
 }

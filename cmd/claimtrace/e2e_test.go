@@ -249,10 +249,13 @@ func TestAuditAndGateReport(t *testing.T) {
 	if m.PCov == nil || *m.PCov <= 0.5 || *m.PCov >= 1 || m.PSnd == nil || *m.PSnd <= 0 {
 		t.Errorf("audit metrics = pcov %v psnd %v\n%s", m.PCov, m.PSnd, out)
 	}
-	for _, f := range []string{"graph.json", "prov.json", "metrics.json"} {
+	for _, f := range []string{"graph.json", "prov.json", "metrics.json", "report.html"} {
 		if _, err := os.Stat(filepath.Join(dir, "audit", f)); err != nil {
 			t.Errorf("audit --out: %v", err)
 		}
+	}
+	if page, _ := os.ReadFile(filepath.Join(dir, "audit", "report.html")); !strings.Contains(string(page), `id="panel-c5"`) || strings.Contains(string(page), "<script") {
+		t.Errorf("audit --out: report.html is not the static audit page")
 	}
 	if _, errOut, code := cli(t, "gate", "--min-pcov", "0.5", "--min-psnd", "0.3", "--snapshot", snap, "--offline", report); code != 0 {
 		t.Errorf("lax gate: exit %d: %s", code, errOut)
@@ -400,5 +403,28 @@ func TestDatabasePasswordNeverShown(t *testing.T) {
 	}
 	if got := redactDSNArg("--store=postgresql://u:hunter2secret@h/db"); strings.Contains(got, "hunter2secret") || !strings.HasPrefix(got, "--store=postgresql://u:") {
 		t.Errorf("redactDSNArg = %q", got)
+	}
+}
+
+// TestEvalHTML evaluates the bundled example with --html: OUT/html holds an
+// index linking one static audit page per report.
+func TestEvalHTML(t *testing.T) {
+	dir := t.TempDir()
+	if err := demoMaterialize(dir); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	_, errOut, code := cli(t, "eval", "--dataset", filepath.Join(dir, "dataset"), "--reports", filepath.Join(dir, "reports"), "--out", out,
+		"--store", filepath.Join(dir, "s.db"), "--snapshot", filepath.Join(dir, "snapshot"), "--offline", "--html")
+	if code != 0 {
+		t.Fatalf("eval --html: exit %d: %s", code, errOut)
+	}
+	index, err := os.ReadFile(filepath.Join(out, "html", "index.html"))
+	if err != nil || !strings.Contains(string(index), `href="2312.10997.html"`) {
+		t.Fatalf("index.html: %v\n%s", err, index)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "html", "2312.10997.html"))
+	if err != nil || !strings.Contains(string(page), `id="panel-c1"`) || strings.Contains(string(page), "<script") {
+		t.Errorf("report page: %v", err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/store"
+	"github.com/claimtrace/claimtrace/internal/web"
 )
 
 type evalFlags struct {
@@ -30,6 +31,7 @@ type evalFlags struct {
 	json        bool
 	noScholar   bool
 	dryRun      bool
+	html        bool
 	fetch       fetchFlags
 	verify      verifyFlags
 }
@@ -56,7 +58,8 @@ Reports are <arxiv_id>.json (text in "response", "content", "text",
 
 Outputs: OUT/summary.json, OUT/reports/<arxiv_id>.json (every claim with its
 span, citations, verdicts and evidence), OUT/graphs/<arxiv_id>.json and
-OUT/manifest.json. Every unit of work is stored as soon as it is done: after
+OUT/manifest.json; with --html, OUT/html/ (the audit view as static pages).
+Every unit of work is stored as soon as it is done: after
 a crash or Ctrl-C, rerun the same command and it resumes; --retry-failed
 redoes what failed. --dry-run prices the model calls before spending.`,
 		Example: `  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3
@@ -78,6 +81,7 @@ redoes what failed. --dry-run prices the model calls before spending.`,
 	fs.BoolVar(&f.retryFailed, "retry-failed", false, "retry units that failed in an earlier run")
 	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
 	fs.BoolVar(&f.noScholar, "no-scholar", false, "do not query arXiv, Crossref or OpenAlex (implied by --offline)")
+	fs.BoolVar(&f.html, "html", false, "also write OUT/html/: index.html and one self-contained audit page per report (no script, loads nothing; open from disk or mail it)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "resolve sources and build every model request, but send none: print the calls, tokens and cost a run would take")
 	f.fetch.add(fs)
 	f.verify.add(fs)
@@ -150,6 +154,19 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	}
 	if err != nil {
 		return err
+	}
+	if f.html {
+		srv, err := web.New(web.Options{Store: st})
+		if err != nil {
+			return err
+		}
+		exp, err := srv.Export(ctx, sum.Run, filepath.Join(f.out, "html"), f.tasks)
+		if err != nil {
+			return err
+		}
+		for task, why := range exp.Failed {
+			fmt.Fprintf(a.stderr, "html: no page for %s: %s\n", task, why)
+		}
 	}
 	if f.json {
 		enc := json.NewEncoder(a.stdout)

@@ -49,6 +49,9 @@ func TestAuditOut(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	if _, err := os.Stat(filepath.Join(dir, "report.html")); err == nil {
+		t.Error("a graph input has no report to render, yet report.html was written")
+	}
 	native, err := os.ReadFile(filepath.Join(dir, "graph.json"))
 	if err != nil {
 		t.Fatal(err)

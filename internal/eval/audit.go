@@ -12,6 +12,17 @@ import (
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
+// AuditRunID returns the id of the run Audit stores path's results under,
+// so that callers can label what happens during the audit (LLM calls)
+// before it starts.
+func (e *Evaluator) AuditRunID(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	return e.runID(abs), nil
+}
+
 // Audit runs the pipeline on one report file, without a benchmark task:
 // claims and citations, resolved sources, verdicts, the provenance graph and
 // its AAR metrics. The result is stored like an evaluation's, so a rerun

@@ -268,3 +268,49 @@ func TestBrowserAudit(t *testing.T) {
 		t.Fatal("browser test timed out")
 	}
 }
+
+// TestBrowserStaticExport opens an exported report page from disk in
+// headless Chromium: no panel is shown until a claim is clicked, clicking
+// one shows that claim's panel alone, with its evidence, and the page has
+// no script.
+func TestBrowserStaticExport(t *testing.T) {
+	ctx := browser(t)
+	f := demoFixture(t, "")
+	out, err := f.srv.Export(context.Background(), f.run, t.TempDir(), nil)
+	if err != nil || len(out.Reports) != 1 {
+		t.Fatalf("export = %+v, %v", out, err)
+	}
+	var rec recorder
+	rec.watch(ctx)
+	defer rec.check(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+out.Reports[0])); err != nil {
+		t.Fatal(err)
+	}
+	eval := func(expr string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+		if err != nil {
+			t.Fatalf("evaluate %s: %v", expr, err)
+		}
+		return v
+	}
+	shown := `Array.from(document.querySelectorAll('.static-panel')).filter(p => getComputedStyle(p).display !== 'none').map(p => p.id).join(',')`
+	if got := eval(shown); got != "" {
+		t.Errorf("panels shown before any click: %q", got)
+	}
+	if got := eval(`String(document.scripts.length)`); got != "0" {
+		t.Errorf("%s scripts in the static page", got)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("claim-c5"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval(shown); got != "panel-c5" {
+		t.Errorf("panels shown after clicking c5: %q", got)
+	}
+	if got := eval(`document.getElementById('panel-c5').innerText`); !strings.Contains(got, "Claim c5") || !strings.Contains(got, "Sources and verdicts") {
+		t.Errorf("panel c5: %.300s", got)
+	}
+	if got := eval(`String(document.querySelectorAll('#panel-c5 mark.evidence').length)`); got == "0" {
+		t.Errorf("no evidence highlighted in panel c5")
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/eval"
@@ -23,17 +24,34 @@ import (
 // which the script loads when a claim is selected.
 var pageNames = []string{"runs.html", "run.html", "audit.html", "source.html", "error.html"}
 
+// staticPages are the pages of a static export (Server.Export).
+var staticPages = []string{"static-run.html", "static-audit.html"}
+
 // parsePages parses each page with the layout and the shared panel.
 func parsePages() (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
 		"pct": pct, "dec": dec, "duration": duration, "plural": plural, "trim": trimText, "gap": gapText,
 		"pctOf": func(v float64) string { return pct(&v) },
 	}
-	pages := make(map[string]*template.Template, len(pageNames)+1)
-	for _, name := range append(slices.Clone(pageNames), "fragment-panel") {
-		files := []string{"templates/layout.html", "templates/panel.html"}
+	css, err := assets.ReadFile("static/style.css")
+	if err != nil {
+		return nil, err
+	}
+	// The static export inlines the style sheet, our own embedded file.
+	funcs["css"] = func() template.CSS { return template.CSS(css) }
+	pages := make(map[string]*template.Template, len(pageNames)+len(staticPages)+1)
+	for _, name := range append(append(slices.Clone(pageNames), staticPages...), "fragment-panel") {
+		layout := "templates/layout.html"
+		file := "templates/" + name
+		if page, ok := strings.CutPrefix(name, "static-"); ok {
+			layout = "templates/static-layout.html"
+			if page == "run.html" {
+				file = "templates/run.html"
+			}
+		}
+		files := []string{layout, "templates/panel.html", "templates/figures.html"}
 		if !strings.HasPrefix(name, "fragment-") {
-			files = append(files, "templates/"+name)
+			files = append(files, file)
 		}
 		t, err := template.New(name).Funcs(funcs).ParseFS(assets, files...)
 		if err != nil {
@@ -44,10 +62,13 @@ func parsePages() (map[string]*template.Template, error) {
 	return pages, nil
 }
 
-// base is what every page's layout reads.
+// base is what every page's layout reads. Static marks a page of a
+// static export (no script, no server); Generated is when it was made.
 type base struct {
-	Title    string
-	Writable bool
+	Title     string
+	Writable  bool
+	Static    bool
+	Generated *time.Time
 }
 
 func (s *Server) base(title string) base { return base{Title: title, Writable: s.Writable()} }

@@ -199,6 +199,9 @@ type claimPanel struct {
 	// Seconds is the stored audit time on the claim over all sessions.
 	Seconds  float64
 	Writable bool
+	// Static marks a panel of a static export: no timer, no links to the
+	// server.
+	Static bool
 	// Labels are those a review of this claim may give.
 	Labels []string
 }
