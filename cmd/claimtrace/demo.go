@@ -10,6 +10,7 @@ import (
 	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/demo"
 	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/web"
 )
 
 func (a *app) demoCmd() *cobra.Command {
@@ -26,7 +27,8 @@ blog and Wikipedia pages, a post-cutoff paper, the survey itself) and a
 frozen snapshot of every page it cites.
 
 The run is offline: nothing is fetched, the store is a temporary file.
---out DIR keeps the example and the results (summary.json, reports/) in DIR.`,
+--out DIR keeps the example and the results (summary.json, reports/) in DIR,
+with the audit view as static pages in DIR/results/html/.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -70,6 +72,15 @@ The run is offline: nothing is fetched, the store is a temporary file.
 			if err != nil {
 				return err
 			}
+			if out != "" {
+				srv, err := web.New(web.Options{Store: st})
+				if err != nil {
+					return err
+				}
+				if _, err := srv.Export(ctx, sum.Run, filepath.Join(dir, "results", "html"), nil); err != nil {
+					return err
+				}
+			}
 			if asJSON {
 				return writeIndentedJSON(a.stdout, sum)
 			}
@@ -80,7 +91,8 @@ The run is offline: nothing is fetched, the store is a temporary file.
 			}
 			printCitations(a.stdout, res)
 			if out != "" {
-				fmt.Fprintf(a.stdout, "\nexample and results kept in %s (results/summary.json, results/reports/%s.json)\n", out, demo.TaskID)
+				fmt.Fprintf(a.stdout, "\nexample and results kept in %s (results/summary.json, results/reports/%s.json);\nthe audit view, one page to open in a browser: %s\n", out, demo.TaskID,
+					filepath.Join(out, "results", "html", demo.TaskID+".html"))
 			} else {
 				fmt.Fprintln(a.stdout, "\nrun with --out DIR to keep the example and its results")
 			}
