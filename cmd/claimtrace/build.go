@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -137,6 +138,69 @@ func (a *app) printReport(rep *build.Report) {
 	fmt.Fprintf(a.stdout, "%-9s %s → %s\n", rep.Stage, strings.Join(parts, ", "), m.Output)
 }
 
+// stageBar returns a progress bar for a build stage, or nil unless stderr
+// is a terminal (a.progress decides). Select counts bytes of its input;
+// a total of 0 (a stream of unknown size) shows a spinner and the count.
+func (a *app) stageBar(stage string, total int64) *progressbar.ProgressBar {
+	n := int(total)
+	if total <= 0 {
+		n = 2 // unknown: a.progress still decides whether to draw
+	}
+	bar := a.progress(n, stage)
+	if bar == nil {
+		return nil
+	}
+	if stage == build.StageSelect {
+		progressbar.OptionShowBytes(true)(bar)
+	}
+	if total <= 0 {
+		bar.ChangeMax64(-1)
+	}
+	return bar
+}
+
+// stageProgress shows the build stages' advance on stderr, one bar per
+// stage in turn. Its report method is a build.Builder Progress callback
+// (the Builder serializes the calls).
+type stageProgress struct {
+	a     *app
+	stage string
+	bar   *progressbar.ProgressBar
+}
+
+func (p *stageProgress) report(stage string, done, total int64) {
+	if stage != p.stage {
+		p.clear()
+		p.stage, p.bar = stage, p.a.stageBar(stage, total)
+	}
+	if p.bar != nil {
+		p.bar.Set64(done)
+	}
+}
+
+// clear removes the current bar, so that a stage's summary line is not
+// drawn over.
+func (p *stageProgress) clear() {
+	if p.bar != nil {
+		p.bar.Finish()
+	}
+	p.stage, p.bar = "", nil
+}
+
+// runStage runs one pipeline stage of b with a progress bar and prints
+// its report.
+func (a *app) runStage(b *build.Builder, run func() (*build.Report, error)) error {
+	bars := &stageProgress{a: a}
+	b.Progress = bars.report
+	rep, err := run()
+	bars.clear()
+	if err != nil {
+		return err
+	}
+	a.printReport(rep)
+	return nil
+}
+
 func (a *app) buildCmd() *cobra.Command {
 	f := &buildFlags{}
 	cmd := &cobra.Command{
@@ -197,32 +261,36 @@ DIR/build/select.jsonl and its manifest instead.`,
 				if err != nil {
 					return err
 				}
-				rep, err := b.Select(ctx, build.SelectOptions{Snapshot: snapshot, Filter: f.spec,
-					Scan: arxivsnap.Options{SkipMalformed: f.skipMalformed, Workers: f.workers}})
-				if err != nil {
-					return err
-				}
-				a.printReport(rep)
-				return nil
+				return a.runStage(b, func() (*build.Report, error) {
+					return b.Select(ctx, build.SelectOptions{Snapshot: snapshot, Filter: f.spec,
+						Scan: arxivsnap.Options{SkipMalformed: f.skipMalformed, Workers: f.workers}})
+				})
 			}
 			filter, err := f.spec.Compile()
 			if err != nil {
 				return err
 			}
-			var in io.Reader
-			name := snapshot
-			if snapshot == "-" {
-				name = "stdin"
-				if in, err = arxivsnap.NewReader(a.stdin, name); err != nil {
-					return err
-				}
-			} else {
-				r, err := arxivsnap.OpenFile(snapshot)
+			src, name, size := a.stdin, "stdin", int64(0)
+			if snapshot != "-" {
+				file, err := os.Open(snapshot)
 				if err != nil {
-					return err
+					return fmt.Errorf("open snapshot: %w", err)
 				}
-				defer r.Close()
-				in = r
+				defer file.Close()
+				if fi, err := file.Stat(); err == nil && fi.Mode().IsRegular() {
+					size = fi.Size()
+				}
+				src, name = file, snapshot
+			}
+			// The bar counts the bytes read before decompression: a .gz
+			// file advances against its size on disk, stdin has no total.
+			bar := a.stageBar(build.StageSelect, size)
+			if bar != nil {
+				src = build.NewProgressReader(src, size, func(done, _ int64) { bar.Set64(done) })
+			}
+			in, err := arxivsnap.NewReader(src, name)
+			if err != nil {
+				return err
 			}
 			var w io.Writer = a.stdout
 			var outFile *os.File
@@ -236,6 +304,9 @@ DIR/build/select.jsonl and its manifest instead.`,
 			bw := bufio.NewWriterSize(w, 1<<20)
 			start := time.Now()
 			st, err := arxivsnap.Select(ctx, in, bw, filter, arxivsnap.Options{Name: name, SkipMalformed: f.skipMalformed, Workers: f.workers})
+			if bar != nil {
+				bar.Finish()
+			}
 			if err == nil {
 				err = bw.Flush()
 			}
@@ -300,12 +371,7 @@ func (a *app) stageCmd(f *buildFlags, use, short, long string, run func(cmd *cob
 			if err != nil {
 				return err
 			}
-			rep, err := run(cmd, b)
-			if err != nil {
-				return err
-			}
-			a.printReport(rep)
-			return nil
+			return a.runStage(b, func() (*build.Report, error) { return run(cmd, b) })
 		},
 	}
 }
@@ -354,12 +420,7 @@ Without --src, run the pipeline stage over DIR/build/sources.`,
 				if err != nil {
 					return err
 				}
-				rep, err := b.Refs(cmd.Context())
-				if err != nil {
-					return err
-				}
-				a.printReport(rep)
-				return nil
+				return a.runStage(b, func() (*build.Report, error) { return b.Refs(cmd.Context()) })
 			}
 			res, err := build.ExtractRefs(cmd.Context(), src, build.RefsOptions{Main: main})
 			if err != nil {
@@ -433,12 +494,19 @@ func (a *app) buildAllCmd(f *buildFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return b.All(cmd.Context(), build.AllOptions{
+			bars := &stageProgress{a: a}
+			b.Progress = bars.report
+			err = b.All(cmd.Context(), build.AllOptions{
 				Select: build.SelectOptions{Snapshot: snapshot, Filter: f.spec,
 					Scan: arxivsnap.Options{SkipMalformed: f.skipMalformed, Workers: f.workers}},
 				Sample: f.sample,
 				From:   from,
-			}, a.printReport)
+			}, func(rep *build.Report) {
+				bars.clear()
+				a.printReport(rep)
+			})
+			bars.clear()
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&snapshot, "snapshot", "", "arXiv metadata snapshot (.json or .gz)")

@@ -70,6 +70,17 @@ type Builder struct {
 	Tool string
 	// Now returns the time for manifests (default time.Now).
 	Now func() time.Time
+	// Progress, if set, is told how far the running stage is: done of
+	// total units. The units are bytes of the snapshot file for select
+	// (compressed bytes for a .gz; reported every 4 MiB), tasks drawn for
+	// sample, and papers for the other stages, where papers finished by an
+	// earlier run count as done from the first call. Calls are serialized, so Progress need
+	// not be safe for concurrent use, but it runs on the stage's workers
+	// and should return quickly. Within a stage done never decreases and
+	// never exceeds total; a stage that completes ends with done == total,
+	// and all its calls happen before the stage method returns. A stage
+	// that is up to date or has nothing to do reports nothing.
+	Progress func(stage string, done, total int64)
 }
 
 func (b *Builder) path(parts ...string) string {
@@ -153,11 +164,23 @@ func (b *Builder) Select(ctx context.Context, opt SelectOptions) (*Report, error
 	}
 	m := newManifest(StageSelect, b.tool(), b.now())
 	m.Inputs, m.Params, m.Output = []Input{in}, params, "build/select.jsonl"
-	r, err := arxivsnap.OpenFile(opt.Snapshot)
+	file, err := os.Open(opt.Snapshot)
+	if err != nil {
+		return nil, fmt.Errorf("open snapshot: %w", err)
+	}
+	defer file.Close()
+	var src io.Reader = file
+	prog := b.progress(StageSelect, in.Bytes)
+	if prog != nil {
+		// Count the bytes of the file, under the decompressor: a .gz
+		// snapshot advances against its size on disk.
+		src = NewProgressReader(file, in.Bytes, func(done, _ int64) { prog.set(done) })
+		prog.set(0)
+	}
+	r, err := arxivsnap.NewReader(src, opt.Snapshot)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
 	out := b.path("select.jsonl")
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return nil, fmt.Errorf("select: %w", err)
@@ -185,6 +208,7 @@ func (b *Builder) Select(ctx context.Context, opt SelectOptions) (*Report, error
 	if err := os.Rename(tmp.Name(), out); err != nil {
 		return nil, fmt.Errorf("select: %w", err)
 	}
+	prog.finish()
 	m.Counts["lines"], m.Counts["records"], m.Counts["kept"] = st.Lines, st.Records, st.Kept
 	m.Counts["malformed"], m.Counts["bytes"] = st.Malformed, st.Bytes
 	for why, n := range st.Dropped {
@@ -291,12 +315,17 @@ func unitStage[T any](ctx context.Context, b *Builder, stage string, todo []Pape
 		}
 		m.Inputs = append(m.Inputs, in)
 	}
+	var left []Paper
+	for _, p := range todo {
+		if row, ok := j.get(p.ID); !ok || !done(row) {
+			left = append(left, p)
+		}
+	}
+	prog := b.progress(stage, int64(len(todo)))
+	prog.set(int64(len(todo) - len(left)))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(b.concurrency())
-	for _, p := range todo {
-		if row, ok := j.get(p.ID); ok && done(row) {
-			continue
-		}
+	for _, p := range left {
 		if gctx.Err() != nil {
 			break
 		}
@@ -311,7 +340,11 @@ func unitStage[T any](ctx context.Context, b *Builder, stage string, todo []Pape
 				// next run.
 				return gctx.Err()
 			}
-			return j.add(row)
+			if err := j.add(row); err != nil {
+				return err
+			}
+			prog.add(1)
+			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
@@ -702,6 +735,8 @@ func (b *Builder) Sample(ctx context.Context, opt SampleOptions) (*Report, error
 		return nil, fmt.Errorf("sample: %w", err)
 	}
 	keep := map[string]bool{}
+	prog := b.progress(StageSample, int64(len(picks)))
+	prog.set(0)
 	for _, pk := range picks {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -726,6 +761,7 @@ func (b *Builder) Sample(ctx context.Context, opt SampleOptions) (*Report, error
 		}
 		m.Counts["level_"+pk.Level]++
 		m.Counts["domain "+pk.Domain]++
+		prog.add(1)
 	}
 	// Drop ground truths of an earlier sample that are not drawn now.
 	entries, err := os.ReadDir(gtDir)
