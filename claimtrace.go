@@ -70,15 +70,16 @@ type CitationKind string
 
 // Citation kinds recognised by the parser.
 const (
-	KindLink      CitationKind = "link"       // [text](url), [[n]](url)
-	KindAutolink  CitationKind = "autolink"   // <url>
-	KindBareURL   CitationKind = "bare_url"   // https://… in running text
-	KindNumbered  CitationKind = "numbered"   // [n] resolved through a reference list
-	KindFootnote  CitationKind = "footnote"   // [^x] resolved through [^x]: …
-	KindDOI       CitationKind = "doi"        // doi:10.…
-	KindArXiv     CitationKind = "arxiv"      // arXiv:2101.00001, hep-th/9901001
-	KindListEntry CitationKind = "list_entry" // an entry of a reference list / bibliography
-	KindGrounding CitationKind = "grounding"  // provider grounding metadata on a span (Gemini, Anthropic): no marker in the text
+	KindLink       CitationKind = "link"        // [text](url), [[n]](url)
+	KindAutolink   CitationKind = "autolink"    // <url>
+	KindBareURL    CitationKind = "bare_url"    // https://… in running text
+	KindNumbered   CitationKind = "numbered"    // [n] resolved through a reference list
+	KindAuthorYear CitationKind = "author_year" // (Smith et al., 2020) resolved through a reference list
+	KindFootnote   CitationKind = "footnote"    // [^x] resolved through [^x]: …
+	KindDOI        CitationKind = "doi"         // doi:10.…
+	KindArXiv      CitationKind = "arxiv"       // arXiv:2101.00001, hep-th/9901001
+	KindListEntry  CitationKind = "list_entry"  // an entry of a reference list / bibliography
+	KindGrounding  CitationKind = "grounding"   // provider grounding metadata on a span (Gemini, Anthropic): no marker in the text
 )
 
 // Citation is one occurrence of a reference to a source in a report: an

@@ -115,13 +115,13 @@ func writeParseText(w io.Writer, name string, doc claimtrace.Document, show int)
 		if c.URL != "" {
 			urls[c.URL] = true
 		}
-		if c.Kind == claimtrace.KindNumbered && !c.HasTarget() {
-			dangling++
+		if !c.HasTarget() {
+			dangling++ // a [n] or author–year marker the reference list does not resolve
 		}
 	}
 	fmt.Fprintf(&b, "%s: %d bytes\n", name, len(doc.Text))
 	fmt.Fprintf(&b, "claims:     %d (%d cited, %d not cited)\n", len(doc.Claims), cited, len(doc.Claims)-cited)
-	fmt.Fprintf(&b, "citations:  %d in the text, %d distinct URLs, %d dangling numbered markers\n", inText, len(urls), dangling)
+	fmt.Fprintf(&b, "citations:  %d in the text, %d distinct URLs, %d dangling markers\n", inText, len(urls), dangling)
 	fmt.Fprintf(&b, "references: %d list entries\n", kinds[claimtrace.KindListEntry])
 	var ks []string
 	for k, n := range kinds {

@@ -86,7 +86,7 @@ func TestParseText(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, s := range []string{"claims:     2 (2 cited, 0 not cited)", "1 dangling numbered markers", "references: 1 list entries", "c1", "https://example.org/x", "1 more claims"} {
+	for _, s := range []string{"claims:     2 (2 cited, 0 not cited)", "1 dangling markers", "references: 1 list entries", "c1", "https://example.org/x", "1 more claims"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("output lacks %q:\n%s", s, out)
 		}

@@ -14,11 +14,16 @@ func FuzzParse(f *testing.F) {
 		"| a | [1] |\n|---|---|\n```\n[1]\n```\n> q [2]\n- item.1 x\n\n1. T, accessed, [https://a](https://a)",
 		"x.\ue200cite\ue202turn1view0\ue201 [[1]](#r) ![i](https://i) \\[[A' 2020](http://arxiv.org/abs/2101.00001)\\]",
 		"Query ID: 1\nQUESTION:\nq\nANSWER:\nA.[[1]](https://a.b)",
+		"A (Lewis et al., 2020; see Izacard & Grave, 2021a, p. 4). Lewis and Perez (2020, 2021b) agree. (March 2020) (X, n.d.)\n\n## References\n\nLewis, P., & Perez, E. (2020). T. https://a.b\n\nIzacard, G. (2021a). U.",
+		"van der Aalst (2016) and (De Cock et al. 2019, Table 2; O’Brien, 2018) or (Müller,2017,2018)\n\n[1] W. van der Aalst, “P,” 2016.\n[2] **De Cock et al. (2019)** Q. doi:10.1/x",
+		"(Smith et\nal., 2020 (Smith, 2020) Smith & (2020) et al. (2020) ((2020)) (, 2020) (Smith, 2020\n\n- Smith, J. (2020). S.",
 	} {
 		f.Add(s)
 	}
-	if b, err := os.ReadFile(filepath.Join("testdata", "report.md")); err == nil {
-		f.Add(string(b))
+	for _, name := range []string{"report.md", "authoryear.md"} {
+		if b, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
+			f.Add(string(b))
+		}
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		doc := Parse(s)

@@ -12,34 +12,40 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// TestGolden parses a realistic hand-written report that mixes the citation
-// styles and compares the full document with testdata/report.golden.json.
-// Run with -update after an intended change, and review the diff.
+// TestGolden parses realistic hand-written reports and compares each full
+// document with its golden file: testdata/report.md mixes the citation
+// styles (numbered, links, footnotes, identifiers); testdata/authoryear.md
+// cites in author–year style through an APA reference list. Run with
+// -update after an intended change, and review the diff.
 func TestGolden(t *testing.T) {
-	text, err := Load(filepath.Join("testdata", "report.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := Parse(text)
-	if err := checkDocument(text, doc); err != nil {
-		t.Fatalf("invariant: %v", err)
-	}
-	got, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = append(got, '\n')
-	golden := filepath.Join("testdata", "report.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestGolden -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("parse of testdata/report.md changed (-want +got):\n%s", diff)
+	for _, name := range []string{"report", "authoryear"} {
+		t.Run(name, func(t *testing.T) {
+			text, err := Load(filepath.Join("testdata", name+".md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc := Parse(text)
+			if err := checkDocument(text, doc); err != nil {
+				t.Fatalf("invariant: %v", err)
+			}
+			got, err := json.MarshalIndent(doc, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			golden := filepath.Join("testdata", name+".golden.json")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -run TestGolden -update to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), string(got)); diff != "" {
+				t.Errorf("parse of testdata/%s.md changed (-want +got):\n%s", name, diff)
+			}
+		})
 	}
 }

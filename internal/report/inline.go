@@ -36,6 +36,15 @@ type scanner struct {
 	glued     bool           // also read "word.12" superscript-style numbers
 	cites     []claimtrace.Citation
 	spans     []span
+
+	// Author–year markers (authoryear.go).
+	ay         ayIndex // entries by year; nil when no entry names authors and a year
+	blockStart int     // start of the block being scanned
+	ayFloor    int     // end of the last author–year citation
+	ayMatched  bool    // some author–year marker matched a list entry
+	ayPending  []ayPending
+	ayToks     []ayTok
+	ayCands    []int
 }
 
 // inlineLink is a parsed markdown link or image.
@@ -49,6 +58,7 @@ type inlineLink struct {
 // scanBlock scans text[start:end] for citation markers.
 func (s *scanner) scanBlock(start, end int) {
 	text, low := s.text, s.low
+	s.blockStart = start
 	for i := start; i < end; {
 		c := text[i]
 		switch {
@@ -121,6 +131,11 @@ func (s *scanner) scanBlock(start, end int) {
 				i = j
 				continue
 			}
+		case c == '(' && s.ay != nil:
+			if j := s.authorYear(i, end); j > i {
+				i = j
+				continue
+			}
 		case s.glued && c >= '1' && c <= '9':
 			if j := s.gluedNumber(i, end); j > i {
 				i = j
@@ -135,6 +150,14 @@ func (s *scanner) scanBlock(start, end int) {
 // add records a citation. entryIdx, when ≥ 0, is the reference-list entry
 // it resolves to; identifiers are filled from the URL and the entry.
 func (s *scanner) add(c claimtrace.Citation, entryIdx int) {
+	s.fill(&c, entryIdx)
+	s.cites = append(s.cites, c)
+	s.spans = append(s.spans, span{start: c.Start, end: c.End, cite: true})
+}
+
+// fill completes a citation's target from the entry it resolves to (when
+// entryIdx ≥ 0) and its identifiers from its URL.
+func (s *scanner) fill(c *claimtrace.Citation, entryIdx int) {
 	if entryIdx >= 0 {
 		e := s.entries[entryIdx]
 		if c.URL == "" {
@@ -158,8 +181,6 @@ func (s *scanner) add(c claimtrace.Citation, entryIdx int) {
 			c.ArXivID = biblio.ArXivID(c.URL)
 		}
 	}
-	s.cites = append(s.cites, c)
-	s.spans = append(s.spans, span{start: c.Start, end: c.End, cite: true})
 }
 
 // bracket handles a '[' at i: a footnote reference, a link, a reference

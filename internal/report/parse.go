@@ -5,9 +5,11 @@
 // "[[n]](url)", autolinks, bare URLs, numbered markers "[n]", "[n, m]",
 // "[n-m]", "【n】" resolved through a reference list ("[n] url - title",
 // "n. Title: url", "[n]: url", "Authors. Title. Venue, year.", the ChatGPT
-// export's repeated URL lines), footnotes "[^x]", DOIs, arXiv identifiers and
-// title-only bibliography entries (IEEE, ACM, APA), whose titles are
-// extracted for matching. Claims are the report's sentences (and cited table
+// export's repeated URL lines), author–year citations "(Smith et al., 2020)"
+// and "Smith and Jones (2020)" resolved through the same list by first
+// author and year, footnotes "[^x]", DOIs, arXiv identifiers and title-only
+// bibliography entries (IEEE, ACM, APA), whose titles are extracted for
+// matching. Claims are the report's sentences (and cited table
 // rows); headings, code, the reference list itself and the agent's tool
 // chatter before the report ("Let me search…", "让我搜索…") are not claims.
 package report
@@ -32,7 +34,13 @@ import (
 // with the URL, DOI, arXiv id and title of the list entry it resolves to,
 // and one of kind KindListEntry per reference-list entry, which no claim
 // lists. A numbered marker that no entry resolves is kept without a target
-// (HasTarget false) so dangling markers can be counted. Claims are ordered,
+// (HasTarget false) so dangling markers can be counted; so is an
+// author–year marker that no entry resolves (or that several entries
+// match), but only in a report where some author–year marker matched an
+// entry, and only in a citation's form (see authoryear.go). An author–year
+// marker spans one reference: "Smith et al., 2020" inside its parenthesis
+// (without a lead-in such as "see"; with a locator such as ", p. 4"), or
+// "Smith et al. (2020)" in running text. Claims are ordered,
 // do not overlap, carry ids "c1", "c2", … and list the indices of the
 // citations inside their span; a marker right after a sentence's end
 // ("… end. [3]") belongs to that sentence.
@@ -77,8 +85,9 @@ func (p *parser) scan() {
 			}
 		}
 	}
+	ay := newAYIndex(p.entries)
 	run := func(glued bool) *scanner {
-		s := &scanner{text: p.text, low: p.low, entries: p.entries, byLabel: byLabel, glued: glued}
+		s := &scanner{text: p.text, low: p.low, entries: p.entries, byLabel: byLabel, glued: glued, ay: ay}
 		for _, b := range p.blocks {
 			switch b.kind {
 			case blockCode, blockRule, blockTableSep, blockDef:
@@ -89,6 +98,7 @@ func (p *parser) scan() {
 			}
 			s.scanBlock(b.start, b.end)
 		}
+		s.flushAuthorYear()
 		return s
 	}
 	s := run(false)

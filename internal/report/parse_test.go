@@ -343,7 +343,7 @@ var (
 )
 
 func TestParseEmptyAndDegenerate(t *testing.T) {
-	for _, text := range []string{"", "\n\n", "[", "[1]", "```", "# only a heading", "|---|", "[^x]:", "\ue200cite", strings.Repeat("[", 5000), strings.Repeat("[a](", 2000)} {
+	for _, text := range []string{"", "\n\n", "[", "[1]", "```", "# only a heading", "|---|", "[^x]:", "\ue200cite", strings.Repeat("[", 5000), strings.Repeat("[a](", 2000), "ReferenCe\n://\n- "} {
 		doc := Parse(text)
 		if err := checkDocument(text, doc); err != nil {
 			t.Errorf("Parse(%.40q): %v", text, err)

@@ -18,6 +18,7 @@ type entry struct {
 	doi        string
 	arxiv      string
 	title      string
+	key        *authorKey // first authors and years, for author–year markers; nil when the entry names none
 }
 
 // refHeading matches the titles of reference sections, in the languages
@@ -287,7 +288,8 @@ func sectionEntries(text string, lines []line, bs []block) []entry {
 			return
 		}
 		_, cur.end = trimSpan(text, cur.start, cur.end)
-		fillEntry(cur, text[contentStart:cur.end])
+		// A bare marker ("- " alone) trims to before its content start.
+		fillEntry(cur, text[min(contentStart, cur.end):cur.end])
 		if cur.start < cur.end {
 			entries = append(entries, *cur)
 		}
@@ -419,6 +421,7 @@ func fillEntry(e *entry, content string) {
 		e.arxiv = biblio.ArXivID(stripped)
 	}
 	e.title = entryTitle(stripped, links)
+	e.key = entryAuthorKey(content, links)
 }
 
 // entryLink is a URL found in an entry, with the span it occupies and the

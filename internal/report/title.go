@@ -80,11 +80,17 @@ func extractTitle(s string, links []entryLink) string {
 	s = strings.TrimSpace(s)
 	s = strings.TrimLeft(s, "[]-–—|:： ")
 	s = strings.TrimSpace(s)
-	// "**Title** (Publisher, 2016) notes…": a bold lead is the title.
+	// "**Title** (Publisher, 2016) notes…": a bold lead is the title,
+	// unless it names the authors and year ("**Izacard et al. (2022)**
+	// Atlas: …"), which then lose their emphasis.
 	for _, m := range []string{"**", "__"} {
 		if strings.HasPrefix(s, m) {
 			if e := strings.Index(s[len(m):], m); e > 0 && strings.Contains(s[len(m):len(m)+e], " ") {
-				return cleanTitle(s[len(m) : len(m)+e])
+				lead := s[len(m) : len(m)+e]
+				if !authorYearLead(lead) {
+					return cleanTitle(lead)
+				}
+				s = strings.TrimSpace(lead + " " + s[len(m)+e+len(m):])
 			}
 		}
 	}
@@ -124,6 +130,16 @@ func extractTitle(s string, links []entryLink) string {
 		return ""
 	}
 	return t
+}
+
+// authorYearLead reports whether s is an author list and a year
+// ("Izacard et al. (2022).", "Smith, J., 2020"), not a title.
+func authorYearLead(s string) bool {
+	i := strings.IndexAny(s, "(0123456789")
+	if i <= 0 || !hasYear(s[i:]) {
+		return false
+	}
+	return authorLike(strings.TrimRight(s[:i], " ,.("))
 }
 
 // sentenceSegments splits an entry at ". " boundaries that are not after

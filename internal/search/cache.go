@@ -6,6 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
+
+	"golang.org/x/sync/singleflight"
 )
 
 // Cache stores tool results by key. The run store's response cache
@@ -41,7 +44,10 @@ func cacheKey(tool, endpoint string, args ...any) string {
 type CachedSearcher struct {
 	// Refresh asks the searcher even when the cache has an answer (which
 	// is then replaced): --no-cache.
-	Refresh  bool
+	Refresh bool
+	// flight makes concurrent askers of one question (the votes of one
+	// fact-check) share one request.
+	flight   singleflight.Group
 	s        Searcher
 	c        Cache
 	endpoint string
@@ -73,21 +79,31 @@ func (cs *CachedSearcher) SearchCached(ctx context.Context, query string, n int)
 		}
 		// A value this version cannot read is asked again and replaced.
 	}
-	rs, err := cs.s.Search(ctx, query, n)
+	v, err, shared := cs.flight.Do(key, func() (any, error) {
+		rs, err := cs.s.Search(ctx, query, n)
+		if err != nil {
+			return nil, err
+		}
+		if rs == nil {
+			rs = []Result{}
+		}
+		b, err := json.Marshal(rs)
+		if err != nil {
+			return nil, fmt.Errorf("search cache: %w", err)
+		}
+		if err := cs.c.Put(ctx, key, b); err != nil {
+			return nil, fmt.Errorf("search cache: %w", err)
+		}
+		return rs, nil
+	})
 	if err != nil {
 		return nil, false, err
 	}
-	if rs == nil {
-		rs = []Result{}
+	rs := v.([]Result)
+	if shared {
+		rs = slices.Clone(rs)
 	}
-	b, err := json.Marshal(rs)
-	if err != nil {
-		return nil, false, fmt.Errorf("search cache: %w", err)
-	}
-	if err := cs.c.Put(ctx, key, b); err != nil {
-		return nil, false, fmt.Errorf("search cache: %w", err)
-	}
-	return rs, false, nil
+	return rs, shared, nil
 }
 
 // CachedReader does the same for a Reader. It is meant for the paid remote
