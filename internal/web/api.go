@@ -23,17 +23,38 @@ type ReportsResponse struct {
 	Run     store.Run    `json:"run"`
 	Reports []ReportLine `json:"reports"`
 	Effort  AuditEffort  `json:"audit_effort"`
+	// Agreement pools the reviews of the run's reports.
+	Agreement Agreement `json:"review_agreement"`
 }
 
 // AuditResponse is the body of GET /api/runs/{run}/reports/{task}/audit and
 // of a successful timing post: the report's stored timings and reviews (on
-// its current text) and its empirical AEff.
+// its current text; every reviewer's latest review of each claim, claim by
+// claim), its empirical AEff and how the reviews agree with the pipeline.
 type AuditResponse struct {
 	Task         string      `json:"task_id"`
 	ReportSHA256 string      `json:"report_sha256"`
 	Effort       AuditEffort `json:"audit_effort"`
 	Timings      []Timing    `json:"timings"`
 	Reviews      []Review    `json:"reviews"`
+	Agreement    Agreement   `json:"review_agreement"`
+}
+
+// ReviewsResponse is the body of GET /api/runs/{run}/reviews: the reviews
+// of the run's reports (on their current texts) and how they agree with
+// the pipeline, pooled and by report.
+type ReviewsResponse struct {
+	Run       string          `json:"run"`
+	Agreement Agreement       `json:"review_agreement"`
+	Reports   []ReportReviews `json:"reports"`
+}
+
+// ReportReviews is one reviewed report in a ReviewsResponse.
+type ReportReviews struct {
+	Task         string    `json:"task_id"`
+	ReportSHA256 string    `json:"report_sha256"`
+	Agreement    Agreement `json:"review_agreement"`
+	Reviews      []Review  `json:"reviews"`
 }
 
 func (s *Server) apiRuns(w http.ResponseWriter, r *http.Request) error {
@@ -57,11 +78,11 @@ func (s *Server) apiReports(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	lines, all, err := s.reportLines(r.Context(), id)
+	fig, err := s.reportLines(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	s.writeJSON(w, r, http.StatusOK, ReportsResponse{Run: run, Reports: lines, Effort: effort(all)})
+	s.writeJSON(w, r, http.StatusOK, ReportsResponse{Run: run, Reports: fig.Lines, Effort: effort(fig.Timings), Agreement: fig.Agreement})
 	return nil
 }
 
@@ -98,14 +119,10 @@ func (s *Server) writeAudit(w http.ResponseWriter, r *http.Request, run, task st
 	if err != nil {
 		return err
 	}
-	out := AuditResponse{Task: task, ReportSHA256: l.Res.SHA256, Effort: effort(ts), Timings: ts, Reviews: []Review{}}
+	out := AuditResponse{Task: task, ReportSHA256: l.Res.SHA256, Effort: effort(ts), Timings: ts,
+		Reviews: inClaimOrder(l.Res, reviews), Agreement: agreement(reviewedClaims(l.Res, reviews))}
 	if out.Timings == nil {
 		out.Timings = []Timing{}
-	}
-	for _, c := range l.Res.Claims {
-		if rv, ok := reviews[c.ID]; ok {
-			out.Reviews = append(out.Reviews, rv)
-		}
 	}
 	s.writeJSON(w, r, status, out)
 	return nil
@@ -205,5 +222,29 @@ func (s *Server) apiPostReview(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.writeJSON(w, r, http.StatusCreated, rv)
+	return nil
+}
+
+// apiReviews serves the reviews of a run's reports and their agreement
+// with the pipeline.
+func (s *Server) apiReviews(w http.ResponseWriter, r *http.Request) error {
+	run, err := runName(r)
+	if err != nil {
+		return err
+	}
+	if _, err := s.findRun(r.Context(), run); err != nil {
+		return err
+	}
+	reviewed, err := s.runReviews(r.Context(), run)
+	if err != nil {
+		return err
+	}
+	out := ReviewsResponse{Run: run, Reports: []ReportReviews{}}
+	var byTask map[string]Agreement
+	out.Agreement, byTask = runAgreement(reviewed)
+	for _, rr := range reviewed {
+		out.Reports = append(out.Reports, ReportReviews{Task: rr.Task, ReportSHA256: rr.Res.SHA256, Agreement: byTask[rr.Task], Reviews: inClaimOrder(rr.Res, rr.Reviews)})
+	}
+	s.writeJSON(w, r, http.StatusOK, out)
 	return nil
 }

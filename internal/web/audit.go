@@ -7,7 +7,6 @@ import (
 	"math"
 	"mime"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -21,8 +20,10 @@ const (
 	// UnitAuditTime holds the seconds one reading session spent on one
 	// claim; key "<task>/<claim>/<session>".
 	UnitAuditTime = "audit_time"
-	// UnitReview holds a human reviewer's verdict on one claim; key
-	// "<task>/<claim>".
+	// UnitReview holds one reviewer's latest verdict on one claim; key
+	// "<task>/<claim>/<reviewer>". Stores written before reviews named
+	// their reviewer hold keys "<task>/<claim>", read as reviewer
+	// "anonymous".
 	UnitReview = "review"
 )
 
@@ -46,20 +47,6 @@ type Timing struct {
 	Seconds      float64   `json:"seconds"`
 	ReportSHA256 string    `json:"report_sha256"`
 	Updated      time.Time `json:"updated"`
-}
-
-// Review is a human reviewer's verdict on a claim: a verdict label
-// (supported, partial, unsupported, contradicted, unknown) for a cited
-// claim, a fact label (true, false, undecided) for a non-cited one, and a
-// note. URL optionally names the source the review is about.
-type Review struct {
-	Task         string    `json:"task"`
-	Claim        string    `json:"claim"`
-	Label        string    `json:"label"`
-	Note         string    `json:"note,omitempty"`
-	URL          string    `json:"url,omitempty"`
-	ReportSHA256 string    `json:"report_sha256"`
-	At           time.Time `json:"at"`
 }
 
 // AuditEffort is the empirical AEff of a report (AAR): the mean over the
@@ -94,8 +81,9 @@ func effort(ts []Timing) AuditEffort {
 }
 
 // auditRecords returns the timings and reviews stored for a report,
-// keeping only those measured on its current text (sha256).
-func (s *Server) auditRecords(ctx context.Context, run string, res *eval.Result) ([]Timing, map[string]Review, error) {
+// keeping only those measured on its current text (sha256). Reviews are
+// by claim id, each reviewer's latest once (see currentReviews).
+func (s *Server) auditRecords(ctx context.Context, run string, res *eval.Result) ([]Timing, map[string][]Review, error) {
 	tus, err := s.st.Units(ctx, run, UnitAuditTime)
 	if err != nil {
 		return nil, nil, err
@@ -113,15 +101,13 @@ func (s *Server) auditRecords(ctx context.Context, run string, res *eval.Result)
 	if err != nil {
 		return nil, nil, err
 	}
-	reviews := map[string]Review{}
+	var rvs []Review
 	for _, u := range rus {
-		var rv Review
-		if !strings.HasPrefix(u.Key, prefix) || json.Unmarshal(u.Data, &rv) != nil || rv.Task != res.Task || rv.ReportSHA256 != res.SHA256 {
-			continue
+		if rv, ok := decodeReview(u); ok && rv.Task == res.Task {
+			rvs = append(rvs, rv)
 		}
-		reviews[rv.Claim] = rv
 	}
-	return ts, reviews, nil
+	return ts, currentReviews(res, rvs), nil
 }
 
 // runEffort returns the timings stored in a run, by task; callers keep
@@ -151,14 +137,6 @@ type timingPost struct {
 type claimSecond struct {
 	Claim   string  `json:"claim"`
 	Seconds float64 `json:"seconds"`
-}
-
-// reviewPost is the body of POST …/reviews.
-type reviewPost struct {
-	Claim string `json:"claim"`
-	Label string `json:"label"`
-	Note  string `json:"note"`
-	URL   string `json:"url"`
 }
 
 // checkSession validates a reading session id: 8 to 64 ASCII letters,
@@ -221,46 +199,6 @@ func (s *Server) putTimings(ctx context.Context, run string, res *eval.Result, p
 		}
 	}
 	return nil
-}
-
-// verdictLabels and factLabels are the labels a review may give a cited and
-// a non-cited claim.
-var (
-	verdictLabels = []string{string(claimtrace.Supported), string(claimtrace.Partial), string(claimtrace.Unsupported), string(claimtrace.Contradicted), string(claimtrace.Unknown)}
-	factLabels    = []string{string(claimtrace.FactTrue), string(claimtrace.FactFalse), string(claimtrace.FactUndecided)}
-)
-
-// putReview validates and stores a review.
-func (s *Server) putReview(ctx context.Context, run string, res *eval.Result, p reviewPost) (Review, error) {
-	if err := checkClaimID(p.Claim); err != nil {
-		return Review{}, err
-	}
-	i := slices.IndexFunc(res.Claims, func(c eval.ClaimResult) bool { return c.ID == p.Claim })
-	if i < 0 {
-		return Review{}, fmt.Errorf("review: report %q has no claim %q: %w", res.Task, p.Claim, claimtrace.ErrInvalid)
-	}
-	c := res.Claims[i]
-	allowed, kind := factLabels, "not cited"
-	if c.Cited {
-		allowed, kind = verdictLabels, "cited"
-	}
-	if !slices.Contains(allowed, p.Label) {
-		return Review{}, fmt.Errorf("review: claim %s is %s: label %q, want one of %s: %w", p.Claim, kind, clip(p.Label, 40), strings.Join(allowed, ", "), claimtrace.ErrInvalid)
-	}
-	note := strings.TrimSpace(p.Note)
-	if len(note) > maxNote {
-		return Review{}, fmt.Errorf("review: note of %d bytes, at most %d: %w", len(note), maxNote, claimtrace.ErrInvalid)
-	}
-	if p.URL != "" && !slices.Contains(c.Citations, p.URL) {
-		return Review{}, fmt.Errorf("review: claim %s does not cite %q: %w", p.Claim, clip(p.URL, 120), claimtrace.ErrInvalid)
-	}
-	rv := Review{Task: res.Task, Claim: p.Claim, Label: p.Label, Note: note, URL: p.URL, ReportSHA256: res.SHA256, At: s.now()}
-	data, err := json.Marshal(rv)
-	if err != nil {
-		return Review{}, err
-	}
-	err = s.st.PutUnit(ctx, store.Unit{Run: run, Kind: UnitReview, Key: res.Task + "/" + p.Claim, Status: store.StatusDone, Data: data})
-	return rv, err
 }
 
 func claimIDs(res *eval.Result) map[string]bool {

@@ -141,8 +141,8 @@ func (r *recorder) check(t *testing.T) {
 // TestBrowserAudit drives the audit view of the hostile report in headless
 // Chromium: the payloads stay text (no dialog, no injected node), clicking
 // a claim shows its evidence highlighted in the source text, j and k move
-// between claims, the time spent is posted and stored, and a review saved
-// from the page is shown.
+// between claims, the time spent is posted and stored, and reviews saved
+// from the page under two reviewers' names are listed.
 func TestBrowserAudit(t *testing.T) {
 	ctx := browser(t)
 	f := hostileFixture(t, testToken)
@@ -241,28 +241,71 @@ func TestBrowserAudit(t *testing.T) {
 		t.Errorf("the page does not update the empirical AEff: %q", got)
 	}
 
-	// k goes back; a review saved from the panel is shown.
+	// k goes back; a review saved from the panel under a reviewer's name
+	// is listed in it, and the name is remembered (the token is not).
 	if err := chromedp.Do(ctx, chromedp.KeyEvent("k")); err != nil {
 		t.Fatal(err)
 	}
 	poll("c1's panel again", `document.querySelector('#claim-panel[data-claim="c1"] #review-form') !== null`)
+	const ada = `Ada <img src=x onerror=alert(9)>`
+	const note = `<img src=x onerror=alert(7)> the advisory says "naive viewers"`
 	if err := chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("review-reviewer"), ada),
 		chromedp.SetValue(chromedp.ID("review-label"), "unsupported"),
-		chromedp.SendKeys(chromedp.ID("review-note"), `<img src=x onerror=alert(7)> the advisory says "naive viewers"`),
+		chromedp.SendKeys(chromedp.ID("review-note"), note),
 		chromedp.Click(chromedp.CSS("#review-form button[type=submit]")),
 	); err != nil {
 		t.Fatal(err)
 	}
-	poll("the review to show", `document.querySelector('#claim-panel[data-claim="c1"][data-reviewed="true"]') !== null`)
+	poll("the review to show", `document.querySelector('#claim-panel[data-claim="c1"][data-reviewed="true"] li.review-item') !== null`)
 	if got := eval(`document.getElementById('claim-c1').className`); got != "claim st-unsupported reviewed selected" {
 		t.Errorf("c1 class after the review: %q", got)
 	}
-	if got := eval(`String(document.querySelectorAll('main img, [onerror]').length)`); got != "0" {
-		t.Errorf("the review note injected %s nodes", got)
+	listed := `Array.from(document.querySelectorAll('#reviews li.review-item')).map(li => li.dataset.reviewer + ' | ' + li.querySelector('.reviewer').textContent + ' | ' + li.dataset.label + ' | ' + (li.querySelector('.review-note') || {}).textContent).join('\n')`
+	if got, want := eval(listed), ada+" | "+ada+" | unsupported | "+note; got != want {
+		t.Errorf("reviews listed in the panel:\n%s\nwant\n%s", got, want)
 	}
-	rv, ok, err := f.st.GetUnit(context.Background(), f.run, UnitReview, f.task+"/c1")
+	if got := eval(`String(document.querySelectorAll('main img, [onerror]').length)`); got != "0" {
+		t.Errorf("the review injected %s nodes", got)
+	}
+	if got := eval(`localStorage.getItem('claimtrace-reviewer') + ' | ' + localStorage.getItem('claimtrace-token') + ' | ' + (sessionStorage.getItem('claimtrace-token') === ` + "`" + testToken + "`" + `)`); got != ada+" | null | true" {
+		t.Errorf("storage: %q; want the name in localStorage, the token in sessionStorage only", got)
+	}
+	rv, ok, err := f.st.GetUnit(context.Background(), f.run, UnitReview, f.task+"/c1/"+ada)
 	if err != nil || !ok || !strings.Contains(string(rv.Data), `"label":"unsupported"`) {
 		t.Errorf("stored review: %s (found %v, %v)", rv.Data, ok, err)
+	}
+
+	// Back on c1, the form holds Ada's review, ready to edit.
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("j")); err != nil {
+		t.Fatal(err)
+	}
+	poll("c2's panel", `document.querySelector('#claim-panel[data-claim="c2"]') !== null`)
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("k")); err != nil {
+		t.Fatal(err)
+	}
+	poll("c1's panel, third time", `document.querySelector('#claim-panel[data-claim="c1"] #review-form') !== null`)
+	form := `[f.reviewer.value, f.label.value, f.note.value].join(' | ')`
+	if got, want := eval(`(f => `+form+`)(document.getElementById('review-form').elements)`), ada+" | unsupported | "+note; got != want {
+		t.Errorf("review form %q, want %q", got, want)
+	}
+
+	// A second reviewer disagrees: both are listed and the claim is
+	// disputed, shown in the pipeline's colour.
+	eval(`document.getElementById('review-note').value = ''`)
+	if err := chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.ID("review-reviewer"), "Grace"),
+		chromedp.SetValue(chromedp.ID("review-label"), "supported"),
+		chromedp.Click(chromedp.CSS("#review-form button[type=submit]")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	poll("two reviews", `document.querySelectorAll('#claim-panel[data-claim="c1"] li.review-item').length === 2`)
+	if got := eval(`document.getElementById('claim-c1').className`); got != "claim st-supported reviewed disputed selected" {
+		t.Errorf("c1 class after two disagreeing reviews: %q", got)
+	}
+	if got := eval(`localStorage.getItem('claimtrace-reviewer')`); got != "Grace" {
+		t.Errorf("remembered reviewer %q, want Grace", got)
 	}
 	if err := ctx.Err(); errors.Is(err, context.DeadlineExceeded) {
 		t.Fatal("browser test timed out")

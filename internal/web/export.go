@@ -46,7 +46,7 @@ func (s *Server) Export(ctx context.Context, run, dir string, tasks []string) (*
 	if err != nil {
 		return nil, err
 	}
-	lines, all, err := s.reportLines(ctx, run)
+	fig, err := s.reportLines(ctx, run)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func (s *Server) Export(ctx context.Context, run, dir string, tasks []string) (*
 	now := s.now()
 	out := &Exported{Dir: dir, Index: filepath.Join(dir, "index.html"), Failed: map[string]string{}}
 	var kept []ReportLine
-	for _, l := range lines {
+	for _, l := range fig.Lines {
 		if len(want) > 0 && !want[l.Task] {
 			continue
 		}
@@ -83,7 +83,7 @@ func (s *Server) Export(ctx context.Context, run, dir string, tasks []string) (*
 		}
 		out.Reports = append(out.Reports, filepath.Join(dir, name))
 	}
-	index := runPage{base: base{Title: "Run " + run, Static: true, Generated: &now}, Run: r, Reports: kept, Effort: effort(all)}
+	index := runPage{base: base{Title: "Run " + run, Static: true, Generated: &now}, Run: r, Reports: kept, Effort: effort(fig.Timings), Agreement: fig.Agreement}
 	var buf bytes.Buffer
 	if err := s.pages["static-run.html"].ExecuteTemplate(&buf, "layout", index); err != nil {
 		return nil, fmt.Errorf("export index: %w", err)
@@ -122,26 +122,16 @@ func (s *Server) staticReport(ctx context.Context, run, task, runHref string, no
 		return nil, err
 	}
 	data := staticAudit{auditPage: auditPage{base: base{Title: task + " — audit", Static: true, Generated: &now}, Run: run, Task: task,
-		RunHref: runHref, Res: l.Res, Effort: effort(ts), Reviewed: len(reviews)}}
-	data.Claims = make([]claimRef, len(l.Res.Claims))
-	counts := map[string]int{}
+		RunHref: runHref, Res: l.Res, Effort: effort(ts)}}
+	data.claims("", reviews)
 	for i, c := range l.Res.Claims {
-		var rv *Review
-		if v, ok := reviews[c.ID]; ok {
-			rv = &v
-		}
-		data.Claims[i] = newClaimRef("", i, c, rv)
 		data.Claims[i].Href = "#panel-" + c.ID
-		counts[data.Claims[i].Status]++
 		p, err := s.panel(ctx, l, c.ID, ts, reviews)
 		if err != nil {
 			return nil, err
 		}
 		p.Static, p.Writable = true, false
 		data.Panels = append(data.Panels, p)
-	}
-	for _, st := range []string{statusSupported, statusPartial, statusUnsupported, statusContradicted, statusUnknown, statusUncited} {
-		data.Legend = append(data.Legend, statusCount{st, counts[st]})
 	}
 	rt := textOf(l.Res)
 	data.TextNote = rt.Note

@@ -23,6 +23,9 @@ func FuzzRequest(f *testing.F) {
 	f.Add("POST", "/api"+rp+"/reviews", `{"claim":"c1","label":"false","note":"<fuzz>"}`, true)
 	f.Add("POST", "/api"+rp+"/timings", `{"session":"abcdefgh","claims":[{"claim":"c3","seconds":1e308}]}`, true)
 	f.Add("POST", "/api/runs/%3Cfuzz%3E/reports/x/reviews", `{}`, false)
+	f.Add("POST", "/api"+rp+"/reviews", `{"claim":"c3","reviewer":"<fuzz>","label":"partial","url":"https://arxiv.org/abs/2005.11401"}`, true)
+	f.Add("GET", "/api/runs/"+fx.run+"/reviews.jsonl", "", false)
+	f.Add("GET", "/api/runs/<fuzz>/reviews", "", false)
 	f.Fuzz(func(t *testing.T, method, path, body string, auth bool) {
 		if !strings.HasPrefix(path, "/") {
 			path = "/" + path

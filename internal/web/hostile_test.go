@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -109,6 +110,65 @@ func TestHostileReportIsInertText(t *testing.T) {
 	}
 	if n := strings.Count(panel, "<textarea"); n != 1 {
 		t.Errorf("%d textareas: the note broke out of its textarea", n)
+	}
+
+	// A reviewer name is text too: in the panel's list, its attributes,
+	// and the agreement figures naming the two reviewers of c1 (the
+	// anonymous note above and this one).
+	reviewer := `<script>alert("rv")</script><img src=x onerror=alert(8)>`
+	note2 := `</li></ul><script>alert(9)</script>`
+	body3, _ := json.Marshal(map[string]string{"claim": "c1", "reviewer": reviewer, "label": "supported", "note": note2})
+	if code, resp := f.post(t, f.apiPath()+"/reviews", testToken, string(body3)); code != http.StatusCreated {
+		t.Fatalf("post review by a hostile name: %d %s", code, resp)
+	}
+	escapedName := "&lt;script&gt;alert(&#34;rv&#34;)&lt;/script&gt;&lt;img src=x onerror=alert(8)&gt;"
+	reviewed := map[string]string{}
+	for _, p := range []string{f.reportPath() + "/claims/c1", f.reportPath() + "?claim=c1", f.reportPath(), "/runs/" + f.run} {
+		code, body, _ := f.get(t, p)
+		if code != http.StatusOK {
+			t.Fatalf("GET %s: %d", p, code)
+		}
+		reviewed[p] = body
+		for _, raw := range []string{"<script>alert", "<img", "onerror=alert(8)>", `"rv"`, "</li></ul><script>"} {
+			if strings.Contains(body, raw) {
+				t.Errorf("%s: raw %q in the HTML", p, raw)
+			}
+		}
+		if n := strings.Count(body, "<script"); n > 1 {
+			t.Errorf("%s: %d script elements", p, n)
+		}
+		if !strings.Contains(body, escapedName) {
+			t.Errorf("%s does not show the reviewer's name as escaped text", p)
+		}
+	}
+	panel = reviewed[f.reportPath()+"/claims/c1"]
+	if !strings.Contains(panel, `data-reviewer="`+escapedName+`"`) || !strings.Contains(panel, `<span class="reviewer">`+escapedName+`</span>`) ||
+		!strings.Contains(panel, "&lt;/li&gt;&lt;/ul&gt;&lt;script&gt;alert(9)&lt;/script&gt;") {
+		t.Errorf("the hostile reviewer's review is not listed as text in the panel")
+	}
+	list := regexp.MustCompile(`(?s)<ul class="reviews" id="reviews">(.*?)</ul>`).FindStringSubmatch(panel)
+	if list == nil || strings.Count(list[1], `<li class="review-item"`) != 2 || strings.Count(list[1], "</li>") != 2 {
+		t.Errorf("the review list is broken: %q", list)
+	}
+	// The JSON API and the JSONL export carry the name as a JSON string,
+	// never as markup.
+	for _, p := range []string{f.apiPath() + "/audit", "/api/runs/" + f.run + "/reviews", "/api/runs/" + f.run + "/reviews.jsonl"} {
+		code, body, hdr := f.get(t, p)
+		if code != http.StatusOK || strings.Contains(body, "<script") || strings.Contains(body, "<img") || hdr.Get("X-Content-Type-Options") != "nosniff" || strings.HasPrefix(hdr.Get("Content-Type"), "text/html") {
+			t.Errorf("GET %s: %d %q, markup in the body: %v", p, code, hdr.Get("Content-Type"), strings.Contains(body, "<script"))
+		}
+	}
+	_, raw, _ = f.get(t, f.apiPath()+"/audit")
+	var names []string
+	for _, rv := range decode[AuditResponse](t, raw).Reviews {
+		names = append(names, rv.Reviewer)
+	}
+	if strings.Join(names, ",") != reviewer+",anonymous" { // same time: by name
+		t.Errorf("reviewers in the API: %q", names)
+	}
+	_, raw, _ = f.get(t, "/api/runs/"+f.run+"/reviews.jsonl")
+	if lines := strings.Split(strings.TrimSpace(raw), "\n"); len(lines) != 2 || decode[LabelledPair](t, lines[0]).Reviewer != reviewer || decode[LabelledPair](t, lines[0]).Note != note2 {
+		t.Errorf("the JSONL export does not round-trip the hostile review:\n%s", raw)
 	}
 }
 

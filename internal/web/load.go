@@ -121,8 +121,13 @@ func (s *Server) loadRaw(ctx context.Context, run, task string) (storedReport, e
 	if !ok {
 		return storedReport{}, fmt.Errorf("report %q in run %q: %w", task, run, claimtrace.ErrNotFound)
 	}
+	return decodeRaw(run, task, u.Data)
+}
+
+// decodeRaw reads a report unit's data, leaving the result undecoded.
+func decodeRaw(run, task string, data []byte) (storedReport, error) {
 	var sr storedReport
-	if err := json.Unmarshal(u.Data, &sr); err != nil || len(sr.Result) == 0 || string(sr.Result) == "null" {
+	if err := json.Unmarshal(data, &sr); err != nil || len(sr.Result) == 0 || string(sr.Result) == "null" {
 		return storedReport{}, fmt.Errorf("report %q in run %q: stored result unreadable: %v", task, run, err)
 	}
 	return sr, nil
@@ -134,6 +139,11 @@ func (s *Server) loadReport(ctx context.Context, run, task string) (*loaded, err
 	if err != nil {
 		return nil, err
 	}
+	return decodeReport(run, task, sr)
+}
+
+// decodeReport decodes a stored report's result.
+func decodeReport(run, task string, sr storedReport) (*loaded, error) {
 	var res eval.Result
 	if err := json.Unmarshal(sr.Result, &res); err != nil {
 		return nil, fmt.Errorf("report %q in run %q: stored result: %w", task, run, err)

@@ -114,6 +114,8 @@ type runPage struct {
 	Reports []ReportLine
 	// Effort pools the run's audit timings.
 	Effort AuditEffort
+	// Agreement pools the run's reviews.
+	Agreement Agreement
 }
 
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
@@ -125,44 +127,61 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	lines, all, err := s.reportLines(r.Context(), id)
+	fig, err := s.reportLines(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	data := runPage{base: s.base("Run " + id), Run: run, APIHref: "/api/runs/" + url.PathEscape(id) + "/reports", Reports: lines, Effort: effort(all)}
+	data := runPage{base: s.base("Run " + id), Run: run, APIHref: "/api/runs/" + url.PathEscape(id) + "/reports",
+		Reports: fig.Lines, Effort: effort(fig.Timings), Agreement: fig.Agreement}
 	return s.render(w, http.StatusOK, "run.html", data)
 }
 
-// reportLines returns the headline figures of every report of a run and
-// the audit timings measured on their current texts.
-func (s *Server) reportLines(ctx context.Context, run string) ([]ReportLine, []Timing, error) {
+// runFigures is what a run's page and API show: the headline figures of
+// every report, the audit timings measured on their current texts and how
+// the reviews of those texts agree with the pipeline.
+type runFigures struct {
+	Lines     []ReportLine
+	Timings   []Timing
+	Agreement Agreement
+}
+
+// reportLines returns the figures of every report of a run.
+func (s *Server) reportLines(ctx context.Context, run string) (runFigures, error) {
 	// All statuses: a failed report is listed with its error.
 	units, err := s.st.Units(ctx, run, unitReport)
 	if err != nil {
-		return nil, nil, err
+		return runFigures{}, err
 	}
 	timings, err := s.runEffort(ctx, run)
 	if err != nil {
-		return nil, nil, err
+		return runFigures{}, err
 	}
-	lines := make([]ReportLine, 0, len(units))
-	var all []Timing
+	reviewed, err := s.runReviews(ctx, run)
+	if err != nil {
+		return runFigures{}, err
+	}
+	fig := runFigures{Lines: make([]ReportLine, 0, len(units))}
+	var byTask map[string]Agreement
+	fig.Agreement, byTask = runAgreement(reviewed)
 	for _, u := range units {
 		h, bad := s.headline(run, u)
 		if bad != "" {
-			lines = append(lines, ReportLine{Task: u.Key, Status: u.Status, Error: bad})
+			fig.Lines = append(fig.Lines, ReportLine{Task: u.Key, Status: u.Status, Error: bad})
 			continue
 		}
 		l := newReportLine(h, timings[h.Task])
 		l.Href = reportURL(run, h.Task)
+		if a, ok := byTask[u.Key]; ok {
+			l.ClaimsReviewed, l.ReviewAgreement = a.ClaimsReviewed, a.Rate
+		}
 		for _, t := range timings[h.Task] {
 			if t.ReportSHA256 == h.SHA256 {
-				all = append(all, t)
+				fig.Timings = append(fig.Timings, t)
 			}
 		}
-		lines = append(lines, l)
+		fig.Lines = append(fig.Lines, l)
 	}
-	return lines, all, nil
+	return fig, nil
 }
 
 // headline decodes the headline figures of a report unit, or says why it
@@ -220,7 +239,9 @@ type auditPage struct {
 	Claims    []claimRef
 	Legend    []statusCount
 	Reviewed  int
+	Disputed  int
 	Effort    AuditEffort
+	Agreement Agreement
 	Panel     *claimPanel
 }
 
@@ -240,20 +261,8 @@ func (s *Server) auditPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	href := reportURL(run, task)
 	data := auditPage{base: s.base(task + " — audit"), Run: run, Task: task, RunHref: "/runs/" + url.PathEscape(run),
-		APIHref: "/api" + href, Res: l.Res, Effort: effort(ts), Reviewed: len(reviews)}
-	data.Claims = make([]claimRef, len(l.Res.Claims))
-	counts := map[string]int{}
-	for i, c := range l.Res.Claims {
-		var rv *Review
-		if v, ok := reviews[c.ID]; ok {
-			rv = &v
-		}
-		data.Claims[i] = newClaimRef(href, i, c, rv)
-		counts[data.Claims[i].Status]++
-	}
-	for _, st := range []string{statusSupported, statusPartial, statusUnsupported, statusContradicted, statusUnknown, statusUncited} {
-		data.Legend = append(data.Legend, statusCount{st, counts[st]})
-	}
+		APIHref: "/api" + href, Res: l.Res, Effort: effort(ts)}
+	data.claims(href, reviews)
 	rt := textOf(l.Res)
 	data.TextNote = rt.Note
 	for _, p := range split(rt.Text, rt.Spans) {
@@ -270,6 +279,27 @@ func (s *Server) auditPage(w http.ResponseWriter, r *http.Request) error {
 		data.Claims[data.Panel.Index].Selected = true
 	}
 	return s.render(w, http.StatusOK, "audit.html", data)
+}
+
+// claims fills in the page's claims, their legend and the reviews'
+// figures; base is the audit view's path.
+func (p *auditPage) claims(base string, reviews map[string][]Review) {
+	p.Claims = make([]claimRef, len(p.Res.Claims))
+	counts := map[string]int{}
+	for i, c := range p.Res.Claims {
+		p.Claims[i] = newClaimRef(base, i, c, reviews[c.ID])
+		counts[p.Claims[i].Status]++
+		if p.Claims[i].Reviewed {
+			p.Reviewed++
+		}
+		if p.Claims[i].Disputed {
+			p.Disputed++
+		}
+	}
+	for _, st := range []string{statusSupported, statusPartial, statusUnsupported, statusContradicted, statusUnknown, statusUncited} {
+		p.Legend = append(p.Legend, statusCount{st, counts[st]})
+	}
+	p.Agreement = agreement(reviewedClaims(p.Res, reviews))
 }
 
 // claimFragment serves one claim's panel, for the script to swap in.
@@ -299,7 +329,7 @@ func (s *Server) claimFragment(w http.ResponseWriter, r *http.Request) error {
 const contextBytes = 600
 
 // panel gathers what the audit view shows about claim id.
-func (s *Server) panel(ctx context.Context, l *loaded, id string, ts []Timing, reviews map[string]Review) (*claimPanel, error) {
+func (s *Server) panel(ctx context.Context, l *loaded, id string, ts []Timing, reviews map[string][]Review) (*claimPanel, error) {
 	if err := checkClaimID(id); err != nil {
 		return nil, err
 	}
@@ -309,13 +339,10 @@ func (s *Server) panel(ctx context.Context, l *loaded, id string, ts []Timing, r
 		return nil, fmt.Errorf("claim %q of report %q: %w", id, res.Task, claimtrace.ErrNotFound)
 	}
 	c := res.Claims[i]
-	var rv *Review
-	if v, ok := reviews[id]; ok {
-		rv = &v
-	}
-	p := &claimPanel{claimRef: newClaimRef(reportURL(l.Run, l.Task), i, c, rv), Run: l.Run, Task: l.Task,
+	p := &claimPanel{claimRef: newClaimRef(reportURL(l.Run, l.Task), i, c, reviews[id]), Run: l.Run, Task: l.Task,
 		Cited: c.Cited, Citations: c.Citations, Fact: c.Fact, CheckWorthy: c.CheckWorthy, Why: c.Why,
-		Complete: c.Complete, Gap: gapText(c.Gap), Nodes: c.Nodes, PSnd: c.PSnd, Review: rv, Writable: s.Writable(), Labels: factLabels}
+		Complete: c.Complete, Gap: gapText(c.Gap), Nodes: c.Nodes, PSnd: c.PSnd, Reviews: newReviewViews(c, reviews[id]),
+		Writable: s.Writable(), Labels: factLabels}
 	if c.Cited {
 		p.Labels = verdictLabels
 	}

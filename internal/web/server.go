@@ -4,7 +4,10 @@
 // figures, and the time the audit took), pages listing runs and reports, and
 // a JSON API over the same store. Two writes exist, both behind a bearer
 // token: the seconds a reader spent on each claim (the empirical AEff) and a
-// human reviewer's verdict on a claim.
+// human reviewer's verdict on a claim. Each named reviewer keeps their own
+// review of a claim; the view and the API compare the reviews with the
+// pipeline's verdicts and with each other, and export them as labelled
+// claim–evidence pairs for measuring judges.
 //
 // Report and source text are data, never markup: html/template escapes all
 // of it, highlights are built from byte offsets, the pages run one script
@@ -137,6 +140,8 @@ func (s *Server) routes() error {
 	s.handle("GET /api/runs/{run}/reports/{task}", s.apiReport)
 	s.handle("GET /api/runs/{run}/reports/{task}/audit", s.apiAudit)
 	s.handle("GET /api/runs/{run}/graphs/{task}", s.apiGraph)
+	s.handle("GET /api/runs/{run}/reviews", s.apiReviews)
+	s.handle("GET /api/runs/{run}/reviews.jsonl", s.apiReviewPairs)
 	s.handle("POST /api/runs/{run}/reports/{task}/timings", s.apiPostTimings)
 	s.handle("POST /api/runs/{run}/reports/{task}/reviews", s.apiPostReview)
 	s.handle("/api/", func(http.ResponseWriter, *http.Request) error {

@@ -75,19 +75,31 @@ func factNote(c eval.ClaimResult) string {
 type claimRef struct {
 	ID, Href string
 	Index    int
-	Status   string // the status shown (a review's when reviewed)
+	Status   string // the status shown (the reviews' when reviewed)
 	Machine  string // the pipeline's status
 	FactNote string
 	Reviewed bool
-	Selected bool // the claim whose panel the page shows
-	Text     string
+	// Reviewers counts the reviewers of the claim; Disputed says they
+	// disagree with no label in the majority, and the status shown stays
+	// the pipeline's.
+	Reviewers int
+	Disputed  bool
+	// ReviewLabel is the reviews' label (a lone review's, or the
+	// majority's), "" when disputed or not reviewed.
+	ReviewLabel string
+	Selected    bool // the claim whose panel the page shows
+	Text        string
 }
 
-func newClaimRef(base string, i int, c eval.ClaimResult, rv *Review) claimRef {
+func newClaimRef(base string, i int, c eval.ClaimResult, rvs []Review) claimRef {
 	ref := claimRef{ID: c.ID, Href: base + "?claim=" + url.QueryEscape(c.ID) + "#panel", Index: i, Status: claimStatus(c), FactNote: factNote(c), Text: c.Text}
 	ref.Machine = ref.Status
-	if rv != nil {
-		ref.Status, ref.Reviewed = reviewedStatus(rv.Label), true
+	if len(rvs) > 0 {
+		ref.Reviewed, ref.Reviewers = true, len(rvs)
+		ref.ReviewLabel, ref.Disputed = consensus(rvs)
+		if !ref.Disputed {
+			ref.Status = reviewedStatus(ref.ReviewLabel)
+		}
 	}
 	return ref
 }
@@ -98,7 +110,12 @@ func (c claimRef) Title() string {
 	if c.FactNote != "" {
 		t += " — " + c.FactNote
 	}
-	if c.Reviewed {
+	switch {
+	case c.Disputed:
+		t += fmt.Sprintf(" — disputed: %d reviewers disagree", c.Reviewers)
+	case c.Reviewers > 1:
+		t += fmt.Sprintf(" — reviewed: %s (majority of %d reviewers)", c.Status, c.Reviewers)
+	case c.Reviewed:
 		t += " — reviewed: " + c.Status
 	}
 	return t
@@ -195,7 +212,8 @@ type claimPanel struct {
 	Nodes    int
 	PSnd     *float64
 	Path     *pathView
-	Review   *Review
+	// Reviews are every reviewer's review of the claim, oldest first.
+	Reviews []reviewView
 	// Seconds is the stored audit time on the claim over all sessions.
 	Seconds  float64
 	Writable bool
@@ -236,6 +254,11 @@ type ReportLine struct {
 	// AEff is the empirical audit effort, minutes per claim audited.
 	AEff          *float64 `json:"aeff_minutes_per_claim"`
 	ClaimsAudited int      `json:"claims_audited"`
+	// ClaimsReviewed counts the claims reviewed by a person on the
+	// report's current text; ReviewAgreement is the share of their reviews
+	// that give the pipeline's label (Agreement.Rate).
+	ClaimsReviewed  int      `json:"claims_reviewed"`
+	ReviewAgreement *float64 `json:"review_agreement"`
 }
 
 // headline is the part of a stored result the run page reads.

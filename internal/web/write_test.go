@@ -201,7 +201,8 @@ func TestReviewsOverrideTheShownStatus(t *testing.T) {
 		t.Errorf("classes c1 %q, c3 %q, c2 %q; want the reviews shown, c2 untouched", classes["c1"], classes["c3"], classes["c2"])
 	}
 	_, panel, _ := f.get(t, f.reportPath()+"/claims/c3")
-	for _, s := range []string{"Reviewed <span class=\"badge st-contradicted\">contradicted</span>", "the pipeline said: supported", "The paper reports a different result.", `<option value="contradicted" selected>`} {
+	for _, s := range []string{"Reviewed <span class=\"badge st-contradicted\">contradicted</span>", "the pipeline said: supported", "The paper reports a different result.",
+		`<li class="review-item" data-reviewer="anonymous" data-label="contradicted" data-url="https://arxiv.org/abs/2005.11401">`} {
 		if !strings.Contains(panel, s) {
 			t.Errorf("panel lacks %q", s)
 		}

@@ -1,6 +1,9 @@
 // claimtrace audit view: claim selection, j/k navigation, audit timing, the
 // reviewer token and reviews.
 //
+// The token lives in sessionStorage only (gone with the tab); the
+// reviewer's name, no secret, is remembered in localStorage.
+//
 // Served as a file: the Content-Security-Policy allows no inline script.
 // Nothing here turns data into markup: claim panels come from the server
 // already escaped and are parsed with DOMParser; every other text is set
@@ -20,6 +23,8 @@
   const panel = document.getElementById('panel');
   const claims = Array.from(document.querySelectorAll('#report a.claim[data-claim]'));
   const TOKEN_KEY = 'claimtrace-token';
+  const REVIEWER_KEY = 'claimtrace-reviewer';
+  const ANONYMOUS = 'anonymous'; // the server's name for a review without one
   const IDLE_MS = 120000; // no input for this long: the reader is away
   const FLUSH_MS = 15000;
   const MAX_STEP_S = 5; // a stalled timer (sleep, throttling) counts at most this
@@ -46,6 +51,26 @@
       return sessionStorage.getItem(TOKEN_KEY) || '';
     } catch (e) {
       return '';
+    }
+  }
+
+  function savedReviewer() {
+    try {
+      return localStorage.getItem(REVIEWER_KEY) || '';
+    } catch (e) {
+      return '';
+    }
+  }
+
+  function rememberReviewer(name) {
+    try {
+      if (name) {
+        localStorage.setItem(REVIEWER_KEY, name);
+      } else {
+        localStorage.removeItem(REVIEWER_KEY);
+      }
+    } catch (e) {
+      // storage refused (private mode): the name is asked again next time
     }
   }
 
@@ -152,7 +177,8 @@
         showTimer();
         const a = anchor(id);
         if (a && node.dataset.status) {
-          a.className = 'claim st-' + node.dataset.status + (node.dataset.reviewed === 'true' ? ' reviewed' : '') + ' selected';
+          a.className = 'claim st-' + node.dataset.status + (node.dataset.reviewed === 'true' ? ' reviewed' : '') +
+            (node.dataset.disputed === 'true' ? ' disputed' : '') + ' selected';
         }
       })
       .catch((e) => {
@@ -187,11 +213,30 @@
     select(claims[i].dataset.claim);
   }
 
+  // fillReview puts the review the named reviewer saved on this claim, as
+  // the panel lists it, into the form, so saving again edits it.
+  function fillReview(form) {
+    const who = form.elements.reviewer.value.trim() || ANONYMOUS;
+    const own = Array.from(panel.querySelectorAll('#reviews li.review-item')).find((li) => li.dataset.reviewer === who);
+    if (!own) {
+      return;
+    }
+    form.elements.label.value = own.dataset.label;
+    if (form.elements.url) {
+      form.elements.url.value = own.dataset.url || '';
+    }
+    const note = own.querySelector('.review-note');
+    form.elements.note.value = note ? note.textContent : '';
+  }
+
   function bindReview() {
     const form = document.getElementById('review-form');
     if (!form) {
       return;
     }
+    form.elements.reviewer.value = savedReviewer();
+    fillReview(form);
+    form.elements.reviewer.addEventListener('change', () => fillReview(form));
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       const id = form.dataset.claim;
@@ -199,12 +244,17 @@
         setText('review-status', 'enter the reviewer token above first');
         return;
       }
-      const body = { claim: id, label: form.elements.label.value, note: form.elements.note.value };
+      const reviewer = form.elements.reviewer.value.trim();
+      const body = { claim: id, reviewer: reviewer, label: form.elements.label.value, note: form.elements.note.value };
+      if (form.elements.url && form.elements.url.value) {
+        body.url = form.elements.url.value;
+      }
       post('/reviews', body, false)
         .then((r) => {
           if (!r.ok) {
             return r.json().then((d) => setText('review-status', 'not saved: ' + (d.error || r.status)));
           }
+          rememberReviewer(reviewer);
           return loadPanel(id);
         })
         .catch((err) => setText('review-status', 'not saved: ' + err.message));

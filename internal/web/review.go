@@ -1,0 +1,278 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/store"
+)
+
+// Review is a human reviewer's verdict on a claim: a verdict label
+// (supported, partial, unsupported, contradicted, unknown) for a cited
+// claim, a fact label (true, false, undecided) for a non-cited one, and a
+// note. URL optionally names the source the review is about. Each
+// reviewer's latest review of a claim is kept.
+type Review struct {
+	Task         string    `json:"task"`
+	Claim        string    `json:"claim"`
+	Reviewer     string    `json:"reviewer"`
+	Label        string    `json:"label"`
+	Note         string    `json:"note,omitempty"`
+	URL          string    `json:"url,omitempty"`
+	ReportSHA256 string    `json:"report_sha256"`
+	At           time.Time `json:"at"`
+}
+
+// anonymous is the reviewer of a review that names none: posted without
+// a name, or stored before reviews named their reviewer.
+const anonymous = "anonymous"
+
+// maxReviewer caps a reviewer name, in characters.
+const maxReviewer = 64
+
+// reviewPost is the body of POST …/reviews.
+type reviewPost struct {
+	Claim    string `json:"claim"`
+	Reviewer string `json:"reviewer"`
+	Label    string `json:"label"`
+	Note     string `json:"note"`
+	URL      string `json:"url"`
+}
+
+// reviewerName trims and validates a reviewer name: 1 to 64 printable
+// characters (letters, marks, numbers, punctuation, symbols and spaces; no
+// control, format or other invisible characters). Blank is anonymous.
+func reviewerName(v string) (string, error) {
+	name := strings.TrimSpace(v)
+	if name == "" {
+		return anonymous, nil
+	}
+	ok := utf8.ValidString(name) && utf8.RuneCountInString(name) <= maxReviewer &&
+		!strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) })
+	if !ok {
+		return "", fmt.Errorf("reviewer %q: want 1 to %d printable characters: %w", clip(name, 80), maxReviewer, claimtrace.ErrInvalid)
+	}
+	return name, nil
+}
+
+// reviewKey is the key of a reviewer's review unit.
+func reviewKey(task, claim, reviewer string) string { return task + "/" + claim + "/" + reviewer }
+
+// verdictLabels and factLabels are the labels a review may give a cited and
+// a non-cited claim.
+var (
+	verdictLabels = []string{string(claimtrace.Supported), string(claimtrace.Partial), string(claimtrace.Unsupported), string(claimtrace.Contradicted), string(claimtrace.Unknown)}
+	factLabels    = []string{string(claimtrace.FactTrue), string(claimtrace.FactFalse), string(claimtrace.FactUndecided)}
+)
+
+// putReview validates and stores a review, replacing the reviewer's own
+// earlier review of the claim and no one else's.
+func (s *Server) putReview(ctx context.Context, run string, res *eval.Result, p reviewPost) (Review, error) {
+	if err := checkClaimID(p.Claim); err != nil {
+		return Review{}, err
+	}
+	i := slices.IndexFunc(res.Claims, func(c eval.ClaimResult) bool { return c.ID == p.Claim })
+	if i < 0 {
+		return Review{}, fmt.Errorf("review: report %q has no claim %q: %w", res.Task, p.Claim, claimtrace.ErrInvalid)
+	}
+	c := res.Claims[i]
+	reviewer, err := reviewerName(p.Reviewer)
+	if err != nil {
+		return Review{}, fmt.Errorf("review: %w", err)
+	}
+	allowed, kind := factLabels, "not cited"
+	if c.Cited {
+		allowed, kind = verdictLabels, "cited"
+	}
+	if !slices.Contains(allowed, p.Label) {
+		return Review{}, fmt.Errorf("review: claim %s is %s: label %q, want one of %s: %w", p.Claim, kind, clip(p.Label, 40), strings.Join(allowed, ", "), claimtrace.ErrInvalid)
+	}
+	note := strings.TrimSpace(p.Note)
+	if len(note) > maxNote {
+		return Review{}, fmt.Errorf("review: note of %d bytes, at most %d: %w", len(note), maxNote, claimtrace.ErrInvalid)
+	}
+	if p.URL != "" && !slices.Contains(c.Citations, p.URL) {
+		return Review{}, fmt.Errorf("review: claim %s does not cite %q: %w", p.Claim, clip(p.URL, 120), claimtrace.ErrInvalid)
+	}
+	rv := Review{Task: res.Task, Claim: p.Claim, Reviewer: reviewer, Label: p.Label, Note: note, URL: p.URL, ReportSHA256: res.SHA256, At: s.now()}
+	data, err := json.Marshal(rv)
+	if err != nil {
+		return Review{}, err
+	}
+	err = s.st.PutUnit(ctx, store.Unit{Run: run, Kind: UnitReview, Key: reviewKey(res.Task, p.Claim, reviewer), Status: store.StatusDone, Data: data})
+	return rv, err
+}
+
+// decodeReview reads a review unit, old ("<task>/<claim>", no reviewer:
+// anonymous) or new ("<task>/<claim>/<reviewer>"). It refuses data that
+// does not match its key.
+func decodeReview(u store.Unit) (Review, bool) {
+	var rv Review
+	if json.Unmarshal(u.Data, &rv) != nil || rv.Task == "" || rv.Claim == "" {
+		return Review{}, false
+	}
+	if rv.Reviewer == "" {
+		rv.Reviewer = anonymous
+	}
+	claim := rv.Task + "/" + rv.Claim
+	if u.Key != claim && u.Key != claim+"/"+rv.Reviewer {
+		return Review{}, false
+	}
+	return rv, true
+}
+
+// currentReviews keeps the reviews made on res's current text of claims it
+// has, each reviewer's latest once per claim (an anonymous review stored
+// under the old key and one under the new are the same reviewer's), and
+// groups them by claim id, oldest first.
+func currentReviews(res *eval.Result, rvs []Review) map[string][]Review {
+	ids := claimIDs(res)
+	latest := map[[2]string]Review{}
+	for _, rv := range rvs {
+		if rv.Task != res.Task || rv.ReportSHA256 != res.SHA256 || !ids[rv.Claim] {
+			continue
+		}
+		k := [2]string{rv.Claim, rv.Reviewer}
+		if old, ok := latest[k]; ok && old.At.After(rv.At) {
+			continue
+		}
+		latest[k] = rv
+	}
+	out := map[string][]Review{}
+	for _, rv := range latest {
+		out[rv.Claim] = append(out[rv.Claim], rv)
+	}
+	for _, list := range out {
+		slices.SortFunc(list, func(a, b Review) int {
+			if c := a.At.Compare(b.At); c != 0 {
+				return c
+			}
+			return strings.Compare(a.Reviewer, b.Reviewer)
+		})
+	}
+	return out
+}
+
+// inClaimOrder lists the reviews of a report claim by claim, in the
+// report's order.
+func inClaimOrder(res *eval.Result, reviews map[string][]Review) []Review {
+	out := []Review{}
+	for _, c := range res.Claims {
+		out = append(out, reviews[c.ID]...)
+	}
+	return out
+}
+
+// consensus sums up the reviews of a claim: the label more than half of
+// them give (a lone review is its own majority), or disputed when no label
+// has a majority.
+func consensus(rvs []Review) (label string, disputed bool) {
+	if len(rvs) == 0 {
+		return "", false
+	}
+	n := map[string]int{}
+	for _, rv := range rvs {
+		n[rv.Label]++
+		if 2*n[rv.Label] > len(rvs) {
+			return rv.Label, false
+		}
+	}
+	return "", true
+}
+
+// pipelineLabel is the pipeline's label a review of claim c is compared
+// with: for a cited claim, the verdict on the source the review names
+// (unknown when that source was not judged), else the claim's status; for
+// a non-cited one, its fact label. "" means there is none to compare with
+// (a non-cited claim that was not fact-checked).
+func pipelineLabel(c eval.ClaimResult, url string) string {
+	if !c.Cited {
+		if c.Fact == nil {
+			return ""
+		}
+		return string(c.Fact.Label)
+	}
+	if url == "" {
+		return claimStatus(c)
+	}
+	for _, v := range c.Verdicts {
+		if v.URL == url {
+			return string(v.Label)
+		}
+	}
+	return string(claimtrace.Unknown)
+}
+
+// reviewView is one review as the claim panel lists it.
+type reviewView struct {
+	Review
+	Status   string // the status the label amounts to (reviewedStatus)
+	Pipeline string // the pipeline's label it is compared with, "" for none
+}
+
+// Agrees reports whether the review gives the pipeline's label.
+func (v reviewView) Agrees() bool { return v.Pipeline != "" && v.Pipeline == v.Label }
+
+func newReviewViews(c eval.ClaimResult, rvs []Review) []reviewView {
+	out := make([]reviewView, len(rvs))
+	for i, rv := range rvs {
+		out[i] = reviewView{Review: rv, Status: reviewedStatus(rv.Label), Pipeline: pipelineLabel(c, rv.URL)}
+	}
+	return out
+}
+
+// reviewedReport is a report of a run with the reviews of its current
+// text, by claim id.
+type reviewedReport struct {
+	*loaded
+	Reviews map[string][]Review
+}
+
+// runReviews reads the reviews stored in a run and the reports they
+// review, in task order, keeping the reviews of each report's current
+// text. A report that is gone, or whose stored result is unreadable, is
+// left out with its reviews: the run page lists it with its error.
+func (s *Server) runReviews(ctx context.Context, run string) ([]reviewedReport, error) {
+	units, err := s.st.Units(ctx, run, UnitReview)
+	if err != nil {
+		return nil, err
+	}
+	byTask := map[string][]Review{}
+	for _, u := range units {
+		if rv, ok := decodeReview(u); ok {
+			byTask[rv.Task] = append(byTask[rv.Task], rv)
+		}
+	}
+	tasks := slices.Sorted(maps.Keys(byTask))
+	var out []reviewedReport
+	for _, task := range tasks {
+		u, ok, err := s.st.GetUnit(ctx, run, unitReport, task)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		sr, err := decodeRaw(run, task, u.Data)
+		if err != nil {
+			continue
+		}
+		l, err := decodeReport(run, task, sr)
+		if err != nil {
+			continue
+		}
+		if cur := currentReviews(l.Res, byTask[task]); len(cur) > 0 {
+			out = append(out, reviewedReport{loaded: l, Reviews: cur})
+		}
+	}
+	return out, nil
+}
