@@ -30,7 +30,10 @@ minutes per claim audited. Keys j and k move between claims.
 
 JSON API (read): /api/runs, /api/runs/RUN/reports,
 /api/runs/RUN/reports/TASK (the stored result), .../TASK/audit (timings,
-reviews, AEff), /api/runs/RUN/graphs/TASK[?format=prov|jsonld].
+reviews, AEff, review agreement), /api/runs/RUN/reviews (every review and how
+often reviews agree with the pipeline and each other), /api/runs/RUN/reviews.jsonl
+(reviews of cited claims as labelled pairs for 'claimtrace judge eval --labels'),
+/api/runs/RUN/graphs/TASK[?format=prov|jsonld].
 Write API: POST /api/runs/RUN/reports/TASK/timings and .../reviews, with
 "Authorization: Bearer TOKEN". The token is read from the environment
 variable named by --token-env (at least 16 characters, e.g. openssl rand
