@@ -133,15 +133,7 @@ func (s *Server) staticReport(ctx context.Context, run, task, runHref string, no
 		p.Static, p.Writable = true, false
 		data.Panels = append(data.Panels, p)
 	}
-	rt := textOf(l.Res)
-	data.TextNote = rt.Note
-	for _, p := range split(rt.Text, rt.Spans) {
-		tp := textPiece{Text: p.Text}
-		if p.Marked {
-			tp.Claim = &data.Claims[p.Ref]
-		}
-		data.Pieces = append(data.Pieces, tp)
-	}
+	data.text()
 	var buf bytes.Buffer
 	if err := s.pages["static-audit.html"].ExecuteTemplate(&buf, "layout", data); err != nil {
 		return nil, fmt.Errorf("export %s: %w", task, err)

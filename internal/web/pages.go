@@ -245,6 +245,20 @@ type auditPage struct {
 	Panel     *claimPanel
 }
 
+// text cuts the report text into pieces, each claim's linked to its
+// reference (claims must be filled first).
+func (p *auditPage) text() {
+	rt := textOf(p.Res)
+	p.TextNote = rt.Note
+	for _, sp := range split(rt.Text, rt.Spans) {
+		tp := textPiece{Text: sp.Text}
+		if sp.Marked {
+			tp.Claim = &p.Claims[sp.Ref]
+		}
+		p.Pieces = append(p.Pieces, tp)
+	}
+}
+
 func (s *Server) auditPage(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	run, task, err := reportNames(r)
@@ -263,15 +277,7 @@ func (s *Server) auditPage(w http.ResponseWriter, r *http.Request) error {
 	data := auditPage{base: s.base(task + " — audit"), Run: run, Task: task, RunHref: "/runs/" + url.PathEscape(run),
 		APIHref: "/api" + href, Res: l.Res, Effort: effort(ts)}
 	data.claims(href, reviews)
-	rt := textOf(l.Res)
-	data.TextNote = rt.Note
-	for _, p := range split(rt.Text, rt.Spans) {
-		tp := textPiece{Text: p.Text}
-		if p.Marked {
-			tp.Claim = &data.Claims[p.Ref]
-		}
-		data.Pieces = append(data.Pieces, tp)
-	}
+	data.text()
 	if id := r.URL.Query().Get("claim"); id != "" {
 		if data.Panel, err = s.panel(ctx, l, id, ts, reviews); err != nil {
 			return err
