@@ -141,8 +141,6 @@ func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bo
 	readerName := strings.ToLower(cmp.Or(f.reader, sc.Reader, search.BuiltinName))
 	native := searchName == agent.SearchNative
 	switch {
-	case native && len(budgets) > 1:
-		return fmt.Errorf("--search native with --max-tool-calls %s: the provider decides how often it searches, so there is no budget to vary; use a search API for the ablation: %w", f.maxToolCalls, claimtrace.ErrInvalid)
 	case !native && !slices.Contains([]string{search.SerpAPIName, search.BraveName, search.TavilyName, search.SearXNGName}, searchName):
 		return fmt.Errorf("--search %q: want serpapi, brave, tavily, searxng or native: %w", searchName, claimtrace.ErrInvalid)
 	case !slices.Contains([]string{search.BuiltinName, search.FirecrawlName, search.JinaName}, readerName):
@@ -169,6 +167,9 @@ func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bo
 	ep, epOpts, err := a.cfg.endpoint(f.model)
 	if err != nil {
 		return err
+	}
+	if native && len(budgets) > 1 && ep.Provider == llm.Gemini {
+		return fmt.Errorf("--search native with --max-tool-calls %s: Gemini's Google Search grounding has no search cap, so there is no budget to vary; use a search API for the ablation (OpenAI and Anthropic native search take the budget as their cap): %w", f.maxToolCalls, claimtrace.ErrInvalid)
 	}
 	maxTokens := cmp.Or(f.maxTokens, sc.MaxTokens, agent.DefaultMaxTokens)
 	readChars := cmp.Or(f.readChars, sc.ReadChars, agent.DefaultReadChars)

@@ -256,7 +256,7 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"--max-tool-calls", "3,x"}, "--max-tool-calls"},
 		{[]string{"--search", "bing"}, "--search"},
 		{[]string{"--reader", "curl"}, "--reader"},
-		{[]string{"--search", "native", "--max-tool-calls", "3,5"}, "no budget to vary"},
+		{[]string{"--model", "gemini:gemini-2.5-flash", "--search", "native", "--max-tool-calls", "3,5"}, "no search cap"},
 		{[]string{"--tasks", "9999.99999"}, "no task 9999.99999"},
 		{[]string{"--prompt-template", filepath.Join(f.dir, "nope.tmpl")}, "nope.tmpl"},
 		{[]string{"--search", "searxng"}, "instance"},
@@ -348,5 +348,43 @@ func TestRunRepeatIsFree(t *testing.T) {
 	}
 	if s := len(f.serp.Requests()) - searches; s != 2 {
 		t.Errorf("--no-cache run: %d search requests, want 2", s)
+	}
+}
+
+// TestRunNativeAblation runs the tool-budget ablation with the provider's
+// own web search: budget 0 sends no search tool, budget 2 caps the
+// provider's searches at 2 on the wire.
+func TestRunNativeAblation(t *testing.T) {
+	f := newAgentFixture(t)
+	web := llmtest.NewServer(t)
+	web.Handle(func(_ context.Context, c llmtest.Call) llmtest.Reply {
+		return llmtest.Web("Dense retrieval beats BM25 on open-domain QA.", llmtest.Citation{URL: "https://arxiv.org/abs/2004.04906", Title: "DPR", Start: 0, End: 45})
+	})
+	t.Setenv("OPENAI_BASE_URL", web.OpenAIBaseURL())
+	out := filepath.Join(f.dir, "native")
+	if stdout, stderr, code := f.run(t, out, "--search", "native", "--max-tool-calls", "0,2", "--tasks", "2101.00001"); code != 0 {
+		t.Fatalf("native ablation: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, b := range []int{0, 2} {
+		rec, err := agent.LoadRecord(filepath.Join(out, fmt.Sprintf("tools-%d", b), "2101.00001.json"))
+		if err != nil || !rec.Finished() {
+			t.Fatalf("tools-%d record = %+v, %v", b, rec, err)
+		}
+		if want := map[int]string{0: agent.SearchNone, 2: agent.SearchNative}[b]; rec.Search != want {
+			t.Errorf("tools-%d: search %q, want %q", b, rec.Search, want)
+		}
+	}
+	var capped, plain int
+	for _, c := range web.Calls() {
+		b := string(c.Body)
+		switch {
+		case strings.Contains(b, `"max_tool_calls":2`) && strings.Contains(b, "web_search"):
+			capped++
+		case !strings.Contains(b, "web_search"):
+			plain++
+		}
+	}
+	if capped != 1 || plain != 1 {
+		t.Errorf("%d capped web-search requests and %d without search; want 1 and 1", capped, plain)
 	}
 }
