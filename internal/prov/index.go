@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 )
 
 // NodeKind says which of the three node sets a node belongs to.
@@ -50,6 +51,9 @@ type Index struct {
 
 	words    []int32 // per source: words in its excerpt
 	resolved []bool  // per source
+
+	surfOnce sync.Once
+	surf     []ConflictStatus // Surfacing, computed once
 }
 
 // NewIndex validates g and builds its index. A graph that breaks any rule

@@ -3,6 +3,7 @@ package prov
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -27,6 +28,13 @@ type ConflictStatus struct {
 //     its text states the disagreement ("however", "whereas", "conflicting",
 //     "disagree", "while X reports … Y reports", …).
 func (ix *Index) Surfacing() []ConflictStatus {
+	ix.surfOnce.Do(func() { ix.surf = ix.surfacing() })
+	return slices.Clone(ix.surf)
+}
+
+// surfacing computes Surfacing; the index keeps its result, since a graph
+// does not change once indexed and pages ask for many claims' paths.
+func (ix *Index) surfacing() []ConflictStatus {
 	out := make([]ConflictStatus, len(ix.g.Conflicts))
 	if len(out) == 0 {
 		return out

@@ -195,3 +195,25 @@ func (f *fixture) getB(b *testing.B, path string) (int, string, http.Header) {
 	f.srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
 	return rec.Code, rec.Body.String(), rec.Header()
 }
+
+// BenchmarkExport writes the static HTML of a run of real reports: the
+// index and one page per report with every claim's panel.
+func BenchmarkExport(b *testing.B) {
+	f, _ := realFixture(b)
+	ctx := context.Background()
+	claims := 0
+	for b.Loop() {
+		out, err := f.srv.Export(ctx, f.run, b.TempDir(), nil)
+		if err != nil || len(out.Reports) != benchReports {
+			b.Fatalf("export = %+v, %v", out, err)
+		}
+		if claims == 0 {
+			for _, p := range out.Reports {
+				page, _ := os.ReadFile(p)
+				claims += strings.Count(string(page), `class="static-panel"`)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N)/benchReports, "ms/report")
+	b.ReportMetric(float64(claims)/benchReports, "claims/report")
+}

@@ -109,6 +109,15 @@ type loaded struct {
 	Run, Task string
 	Raw       json.RawMessage // the result as stored (eval.Result JSON)
 	Res       *eval.Result
+
+	// Read once per loaded report by the pages that show many of its
+	// claims (the static export has every panel): the graph's index (or
+	// why there is none) and the source texts by sha. A loaded report
+	// belongs to one request, so no lock.
+	graphRead bool
+	graph     *prov.Index
+	graphMiss string
+	texts     map[string]string
 }
 
 // loadRaw reads the report unit of task in run, leaving the result

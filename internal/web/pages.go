@@ -357,9 +357,11 @@ func (s *Server) panel(ctx context.Context, l *loaded, id string, ts []Timing, r
 			p.Seconds += t.Seconds
 		}
 	}
-	texts := map[string]string{} // text sha → text, read once per request
+	if l.texts == nil {
+		l.texts = map[string]string{} // text sha → text, read once per report
+	}
 	for _, v := range c.Verdicts {
-		ev, err := s.evidence(ctx, l, v, texts)
+		ev, err := s.evidence(ctx, l, v, l.texts)
 		if err != nil {
 			return nil, err
 		}
@@ -427,17 +429,24 @@ func (s *Server) evidence(ctx context.Context, l *loaded, v claimtrace.Verdict, 
 
 // path reads claim id's provenance path from the report's graph.
 func (s *Server) path(ctx context.Context, l *loaded, id string) (*pathView, error) {
-	_, g, err := s.loadGraph(ctx, l.Run, l.Task)
-	if errors.Is(err, claimtrace.ErrNotFound) || errors.Is(err, claimtrace.ErrInvalid) {
-		return &pathView{Missing: err.Error()}, nil
+	if !l.graphRead {
+		_, g, err := s.loadGraph(ctx, l.Run, l.Task)
+		switch {
+		case errors.Is(err, claimtrace.ErrNotFound) || errors.Is(err, claimtrace.ErrInvalid):
+			l.graphMiss = err.Error()
+		case err != nil:
+			return nil, err
+		default:
+			if l.graph, err = prov.NewIndex(g); err != nil {
+				l.graphMiss = "the stored graph is invalid: " + err.Error()
+			}
+		}
+		l.graphRead = true
 	}
-	if err != nil {
-		return nil, err
+	if l.graphMiss != "" {
+		return &pathView{Missing: l.graphMiss}, nil
 	}
-	ix, err := prov.NewIndex(g)
-	if err != nil {
-		return &pathView{Missing: "the stored graph is invalid: " + err.Error()}, nil
-	}
+	ix := l.graph
 	tau := prov.DefaultTau
 	if l.Res.AAR != nil && l.Res.AAR.Tau > 0 {
 		tau = l.Res.AAR.Tau
