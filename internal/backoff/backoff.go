@@ -1,11 +1,13 @@
 // Package backoff holds the retry timing every HTTP client of claimtrace
 // shares (the fetcher, the scholarly APIs, search APIs, model providers):
 // full-jitter exponential backoff that honours a server's Retry-After, the
-// parsing of that header, and a cancellable sleep.
+// parsing of that header, a cancellable sleep, and the one wording of a
+// retried call's failure (Describe).
 package backoff
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -78,4 +80,33 @@ func Sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// Describe words the failure of a retried API call the same way for every
+// client: "HEAD: KIND (http STATUS CODE): MSG (after N attempts)", leaving
+// out what is unknown (status 0, empty code or message, one attempt).
+func Describe(head string, kind error, status int, code, msg string, attempts int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %v", head, kind)
+	if status != 0 || code != "" {
+		b.WriteString(" (")
+		if status != 0 {
+			fmt.Fprintf(&b, "http %d", status)
+		}
+		if code != "" {
+			if status != 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(code)
+		}
+		b.WriteByte(')')
+	}
+	if msg != "" {
+		b.WriteString(": ")
+		b.WriteString(msg)
+	}
+	if attempts > 1 {
+		fmt.Fprintf(&b, " (after %d attempts)", attempts)
+	}
+	return b.String()
 }

@@ -2,6 +2,7 @@ package backoff
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"testing"
 	"time"
@@ -84,4 +85,24 @@ func FuzzRetryAfter(f *testing.F) {
 			t.Fatalf("RetryAfter(%q) = %v out of [0, %v]", v, d, MaxRetryAfter)
 		}
 	})
+}
+
+func TestDescribe(t *testing.T) {
+	kind := errors.New("rate limited")
+	for _, tt := range []struct {
+		status   int
+		code     string
+		msg      string
+		attempts int
+		want     string
+	}{
+		{0, "", "", 1, "openai:gpt-4o: rate limited"},
+		{429, "", "", 1, "openai:gpt-4o: rate limited (http 429)"},
+		{0, "RESOURCE_EXHAUSTED", "", 1, "openai:gpt-4o: rate limited (RESOURCE_EXHAUSTED)"},
+		{429, "rate_limit_exceeded", "slow down", 4, "openai:gpt-4o: rate limited (http 429 rate_limit_exceeded): slow down (after 4 attempts)"},
+	} {
+		if got := Describe("openai:gpt-4o", kind, tt.status, tt.code, tt.msg, tt.attempts); got != tt.want {
+			t.Errorf("Describe = %q, want %q", got, tt.want)
+		}
+	}
 }

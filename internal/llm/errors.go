@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"regexp"
@@ -69,29 +68,7 @@ type Error struct {
 // Error describes the failure: provider:model, kind, HTTP status and code,
 // the provider's message (keys scrubbed) and the attempts made.
 func (e *Error) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s:%s: %v", e.Provider, e.Model, e.Kind)
-	if e.Status != 0 || e.Code != "" {
-		b.WriteString(" (")
-		if e.Status != 0 {
-			fmt.Fprintf(&b, "http %d", e.Status)
-		}
-		if e.Code != "" {
-			if e.Status != 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(e.Code)
-		}
-		b.WriteByte(')')
-	}
-	if e.msg != "" {
-		b.WriteString(": ")
-		b.WriteString(e.msg)
-	}
-	if e.Attempts > 1 {
-		fmt.Fprintf(&b, " (after %d attempts)", e.Attempts)
-	}
-	return b.String()
+	return backoff.Describe(string(e.Provider)+":"+e.Model, e.Kind, e.Status, e.Code, e.msg, e.Attempts)
 }
 
 // Is matches the error's kind, and claimtrace.ErrNotFound for a missing

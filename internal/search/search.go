@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/backoff"
 )
 
 // Result is one search hit.
@@ -169,29 +170,7 @@ type Error struct {
 // Error describes the failure: provider, operation, kind, status, code, the
 // provider's explanation and the attempts.
 func (e *Error) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %v", e.Provider, e.Op, e.Kind)
-	if e.Status != 0 || e.Code != "" {
-		b.WriteString(" (")
-		if e.Status != 0 {
-			fmt.Fprintf(&b, "http %d", e.Status)
-		}
-		if e.Code != "" {
-			if e.Status != 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(e.Code)
-		}
-		b.WriteByte(')')
-	}
-	if e.msg != "" {
-		b.WriteString(": ")
-		b.WriteString(e.msg)
-	}
-	if e.Attempts > 1 {
-		fmt.Fprintf(&b, " (after %d attempts)", e.Attempts)
-	}
-	return b.String()
+	return backoff.Describe(e.Provider+" "+e.Op, e.Kind, e.Status, e.Code, e.msg, e.Attempts)
 }
 
 // Is matches the error's kind.
