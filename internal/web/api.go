@@ -111,11 +111,7 @@ func (s *Server) apiAudit(w http.ResponseWriter, r *http.Request) error {
 
 // writeAudit answers with the report's audit records.
 func (s *Server) writeAudit(w http.ResponseWriter, r *http.Request, run, task string, status int) error {
-	l, err := s.loadReport(r.Context(), run, task)
-	if err != nil {
-		return err
-	}
-	ts, reviews, err := s.auditRecords(r.Context(), run, l.Res)
+	l, ts, reviews, err := s.loadAudit(r.Context(), run, task)
 	if err != nil {
 		return err
 	}

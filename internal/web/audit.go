@@ -80,6 +80,20 @@ func effort(ts []Timing) AuditEffort {
 	return a
 }
 
+// loadAudit loads a report with the timings and reviews stored for its
+// current text: what every audit page, panel and export shows.
+func (s *Server) loadAudit(ctx context.Context, run, task string) (*loaded, []Timing, map[string][]Review, error) {
+	l, err := s.loadReport(ctx, run, task)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ts, reviews, err := s.auditRecords(ctx, run, l.Res)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return l, ts, reviews, nil
+}
+
 // auditRecords returns the timings and reviews stored for a report,
 // keeping only those measured on its current text (sha256). Reviews are
 // by claim id, each reviewer's latest once (see currentReviews).

@@ -113,11 +113,7 @@ func (s *Server) ExportReport(ctx context.Context, run, task, path string) error
 // staticReport renders one report's static audit page; runHref links the
 // run's index ("" for none).
 func (s *Server) staticReport(ctx context.Context, run, task, runHref string, now time.Time) ([]byte, error) {
-	l, err := s.loadReport(ctx, run, task)
-	if err != nil {
-		return nil, err
-	}
-	ts, reviews, err := s.auditRecords(ctx, run, l.Res)
+	l, ts, reviews, err := s.loadAudit(ctx, run, task)
 	if err != nil {
 		return nil, err
 	}

@@ -265,11 +265,7 @@ func (s *Server) auditPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	l, err := s.loadReport(ctx, run, task)
-	if err != nil {
-		return err
-	}
-	ts, reviews, err := s.auditRecords(ctx, run, l.Res)
+	l, ts, reviews, err := s.loadAudit(ctx, run, task)
 	if err != nil {
 		return err
 	}
@@ -315,11 +311,7 @@ func (s *Server) claimFragment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	l, err := s.loadReport(ctx, run, task)
-	if err != nil {
-		return err
-	}
-	ts, reviews, err := s.auditRecords(ctx, run, l.Res)
+	l, ts, reviews, err := s.loadAudit(ctx, run, task)
 	if err != nil {
 		return err
 	}
