@@ -590,6 +590,21 @@ instances of each category with the task and the URL.`,
 	return cmd
 }
 
+// printShares prints a table of one share per key (columns) and system
+// (rows).
+func printShares(w io.Writer, ts []*analysis.Taxonomy, keys []string, of func(*analysis.Taxonomy) map[string]analysis.Share) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "system\t"+strings.Join(keys, "\t")+"\t")
+	for _, t := range ts {
+		fmt.Fprint(tw, t.System)
+		for _, k := range keys {
+			fmt.Fprintf(tw, "\t%s", shareCell(of(t)[k]))
+		}
+		fmt.Fprintln(tw, "\t")
+	}
+	tw.Flush()
+}
+
 func printTaxonomy(w io.Writer, ts []*analysis.Taxonomy) {
 	fmt.Fprintln(w, "cited works that are not ground-truth hits, by reason (% of non-hits)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -605,16 +620,7 @@ func printTaxonomy(w io.Writer, ts []*analysis.Taxonomy) {
 	fmt.Fprintln(w, "\nunresolvable citations by cause (% of unresolvable)")
 	causes := []string{analysis.CauseFabricatedArXiv, analysis.CauseFabricatedDOI, analysis.CauseDead, analysis.CauseWalled,
 		analysis.CauseUnreachable, analysis.CauseUnreadable, analysis.CauseInvalidURL, analysis.CauseOther}
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "system\t"+strings.Join(causes, "\t")+"\t")
-	for _, t := range ts {
-		fmt.Fprint(tw, t.System)
-		for _, k := range causes {
-			fmt.Fprintf(tw, "\t%s", shareCell(t.Citations.UnresolvableBy[k]))
-		}
-		fmt.Fprintln(tw, "\t")
-	}
-	tw.Flush()
+	printShares(w, ts, causes, func(t *analysis.Taxonomy) map[string]analysis.Share { return t.Citations.UnresolvableBy })
 
 	fmt.Fprintln(w, "\ncited statements: verdicts on (statement, source) pairs (% of judged; unknown: % of all pairs, its causes % of unknown)")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -627,16 +633,7 @@ func printTaxonomy(w io.Writer, ts []*analysis.Taxonomy) {
 	tw.Flush()
 	unknown := []string{analysis.UnknownSourceDead, analysis.UnknownSourceWalled, analysis.UnknownSourceUnreachable, analysis.UnknownSourceNoText,
 		analysis.UnknownJudgeFailed, analysis.UnknownEvidenceRejected, analysis.UnknownJudgeAbstained}
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "system\t"+strings.Join(unknown, "\t")+"\t")
-	for _, t := range ts {
-		fmt.Fprint(tw, t.System)
-		for _, k := range unknown {
-			fmt.Fprintf(tw, "\t%s", shareCell(t.Statements.UnknownBy[k]))
-		}
-		fmt.Fprintln(tw, "\t")
-	}
-	tw.Flush()
+	printShares(w, ts, unknown, func(t *analysis.Taxonomy) map[string]analysis.Share { return t.Statements.UnknownBy })
 
 	fmt.Fprintln(w, "\nnon-cited statements: fact-checks (false: % of decided; undecided: % of checked)")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
