@@ -19,12 +19,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/claimtrace/claimtrace"
-	"github.com/claimtrace/claimtrace/internal/biblio"
 	"github.com/claimtrace/claimtrace/internal/demo"
-	"github.com/claimtrace/claimtrace/internal/fetch"
-	"github.com/claimtrace/claimtrace/internal/judge"
-	"github.com/claimtrace/claimtrace/internal/prov"
-	"github.com/claimtrace/claimtrace/internal/sharedtest"
 	"github.com/claimtrace/claimtrace/internal/store"
 	"github.com/claimtrace/claimtrace/internal/store/storetest"
 )
@@ -216,61 +211,14 @@ func TestWorkersShareAPostgresStore(t *testing.T) {
 // with a PostgreSQL store: the whole default offline pipeline over the 100
 // real Onyx reports, every unit written to PostgreSQL.
 func BenchmarkEvalSnapshotPostgres(b *testing.B) {
-	src := sharedtest.Dir(b, "reports/onyx-drb/report_logs")
 	dsn := storetest.PostgresDSN(b)
-	dir := b.TempDir()
-	ds, reportsDir, snapDir, urls := buildEvalFixture(b, src, dir)
-	snap, err := fetch.OpenSnapshot(snapDir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cal, err := judge.DefaultCalibration()
-	if err != nil {
-		b.Fatal(err)
-	}
-	offline, err := judge.NewOffline(cal)
-	if err != nil {
-		b.Fatal(err)
-	}
-	canon := func(u string) string {
-		c, err := biblio.CanonicalURL(u)
-		if err != nil {
-			return u
-		}
-		return c
-	}
-	b.ReportMetric(float64(urls), "urls")
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
+	benchEvalSnapshot(b, b.TempDir(), func(lap int) string {
 		// A fresh schema a lap, so that every lap does all the work.
-		if i > 0 {
+		if lap > 0 {
 			dsn = storetest.PostgresDSN(b)
 		}
-		st, err := store.Open(context.Background(), dsn)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		ev, err := New(Options{
-			Dataset: ds, ReportsDir: reportsDir, OutDir: filepath.Join(dir, fmt.Sprintf("out%d", i)),
-			Mode: "offline", Snapshot: snapDir, Store: st, Concurrency: 4,
-			Fetcher: fetch.New(fetch.Options{Offline: true, Snapshot: snap, Canon: canon}),
-			Judge:   offline, JudgeName: "offline", CheckWorthy: judge.CheckWorthy, Detector: prov.Offline{},
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-		sum, err := ev.Run(context.Background())
-		if err != nil {
-			b.Fatal(err)
-		}
-		if sum.Reports != 100 {
-			b.Fatalf("scored %d reports, want 100 (%+v)", sum.Reports, sum.Failures)
-		}
-		st.Close()
-	}
-	b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N)/100*1000, "ms/report")
+		return dsn
+	})
 }
 
 // TestWorkersShareARunOnPostgres runs two evaluators of one run, each with
