@@ -38,24 +38,60 @@ func cacheKey(tool, endpoint string, args ...any) string {
 	return "search:" + hex.EncodeToString(h[:])
 }
 
+// cached answers a question from a Cache, or asks it once for all the
+// concurrent askers (singleflight) and stores the answer; failures are never
+// stored, and a value this version cannot read is asked again and replaced.
+// hit reports an answer that did not come from this call's own request.
+type cached[T any] struct {
+	c      Cache
+	flight singleflight.Group
+}
+
+func (k *cached[T]) get(ctx context.Context, key string, refresh bool, ask func() (T, error)) (v T, hit bool, err error) {
+	if !refresh {
+		b, ok, err := k.c.Get(ctx, key)
+		if err != nil {
+			return v, false, fmt.Errorf("tool cache: %w", err)
+		}
+		if ok && json.Unmarshal(b, &v) == nil {
+			return v, true, nil
+		}
+	}
+	x, err, shared := k.flight.Do(key, func() (any, error) {
+		v, err := ask()
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("tool cache: %w", err)
+		}
+		if err := k.c.Put(ctx, key, b); err != nil {
+			return nil, fmt.Errorf("tool cache: %w", err)
+		}
+		return v, nil
+	})
+	if err != nil {
+		return v, false, err
+	}
+	return x.(T), shared, nil
+}
+
 // CachedSearcher answers from a Cache before asking its Searcher, and
-// stores every successful answer (an empty one included). Failures are
-// never stored.
+// stores every successful answer (an empty one included). Concurrent
+// askers of one question (the votes of one fact-check) share one request.
 type CachedSearcher struct {
 	// Refresh asks the searcher even when the cache has an answer (which
 	// is then replaced): --no-cache.
-	Refresh bool
-	// flight makes concurrent askers of one question (the votes of one
-	// fact-check) share one request.
-	flight   singleflight.Group
+	Refresh  bool
+	cache    cached[[]Result]
 	s        Searcher
-	c        Cache
 	endpoint string
 }
 
 // NewCachedSearcher wraps s; endpoint names the provider and its base URL.
 func NewCachedSearcher(s Searcher, c Cache, endpoint string) *CachedSearcher {
-	return &CachedSearcher{s: s, c: c, endpoint: endpoint}
+	return &CachedSearcher{s: s, cache: cached[[]Result]{c: c}, endpoint: endpoint}
 }
 
 // Search implements Searcher.
@@ -65,45 +101,16 @@ func (cs *CachedSearcher) Search(ctx context.Context, query string, n int) ([]Re
 }
 
 // SearchCached is Search that also says whether the answer came from the
-// cache.
+// cache (or from another asker's request).
 func (cs *CachedSearcher) SearchCached(ctx context.Context, query string, n int) ([]Result, bool, error) {
-	key := cacheKey("search", cs.endpoint, query, n)
-	if cs.Refresh {
-		// ask below
-	} else if b, ok, err := cs.c.Get(ctx, key); err != nil {
-		return nil, false, fmt.Errorf("search cache: %w", err)
-	} else if ok {
-		var rs []Result
-		if err := json.Unmarshal(b, &rs); err == nil {
-			return rs, true, nil
-		}
-		// A value this version cannot read is asked again and replaced.
-	}
-	v, err, shared := cs.flight.Do(key, func() (any, error) {
+	rs, hit, err := cs.cache.get(ctx, cacheKey("search", cs.endpoint, query, n), cs.Refresh, func() ([]Result, error) {
 		rs, err := cs.s.Search(ctx, query, n)
-		if err != nil {
-			return nil, err
-		}
-		if rs == nil {
+		if rs == nil && err == nil {
 			rs = []Result{}
 		}
-		b, err := json.Marshal(rs)
-		if err != nil {
-			return nil, fmt.Errorf("search cache: %w", err)
-		}
-		if err := cs.c.Put(ctx, key, b); err != nil {
-			return nil, fmt.Errorf("search cache: %w", err)
-		}
-		return rs, nil
+		return rs, err
 	})
-	if err != nil {
-		return nil, false, err
-	}
-	rs := v.([]Result)
-	if shared {
-		rs = slices.Clone(rs)
-	}
-	return rs, shared, nil
+	return slices.Clone(rs), hit, err
 }
 
 // CachedReader does the same for a Reader. It is meant for the paid remote
@@ -112,14 +119,14 @@ func (cs *CachedSearcher) SearchCached(ctx context.Context, query string, n int)
 type CachedReader struct {
 	// Refresh reads the page again even when the cache has it.
 	Refresh  bool
+	cache    cached[cachedPage]
 	r        Reader
-	c        Cache
 	endpoint string
 }
 
 // NewCachedReader wraps r; endpoint names the reader and its base URL.
 func NewCachedReader(r Reader, c Cache, endpoint string) *CachedReader {
-	return &CachedReader{r: r, c: c, endpoint: endpoint}
+	return &CachedReader{r: r, cache: cached[cachedPage]{c: c}, endpoint: endpoint}
 }
 
 type cachedPage struct {
@@ -133,29 +140,12 @@ func (cr *CachedReader) Read(ctx context.Context, url string) (string, string, e
 	return title, text, err
 }
 
-// ReadCached is Read that also says whether the page came from the cache.
+// ReadCached is Read that also says whether the page came from the cache
+// (or from another reader's request).
 func (cr *CachedReader) ReadCached(ctx context.Context, url string) (title, text string, hit bool, err error) {
-	key := cacheKey("read", cr.endpoint, url)
-	if cr.Refresh {
-		// read below
-	} else if b, ok, err := cr.c.Get(ctx, key); err != nil {
-		return "", "", false, fmt.Errorf("reader cache: %w", err)
-	} else if ok {
-		var p cachedPage
-		if err := json.Unmarshal(b, &p); err == nil {
-			return p.Title, p.Text, true, nil
-		}
-	}
-	title, text, err = cr.r.Read(ctx, url)
-	if err != nil {
-		return "", "", false, err
-	}
-	b, err := json.Marshal(cachedPage{Title: title, Text: text})
-	if err != nil {
-		return "", "", false, fmt.Errorf("reader cache: %w", err)
-	}
-	if err := cr.c.Put(ctx, key, b); err != nil {
-		return "", "", false, fmt.Errorf("reader cache: %w", err)
-	}
-	return title, text, false, nil
+	p, hit, err := cr.cache.get(ctx, cacheKey("read", cr.endpoint, url), cr.Refresh, func() (cachedPage, error) {
+		title, text, err := cr.r.Read(ctx, url)
+		return cachedPage{Title: title, Text: text}, err
+	})
+	return p.Title, p.Text, hit, err
 }
