@@ -240,7 +240,11 @@ func (e *Evaluator) resolveURL(ctx context.Context, raw string, r *sourceResult)
 			if sha == "" {
 				sha = hashHex(page.Body)
 			}
-			if err := e.opts.Store.PutText(context.WithoutCancel(ctx), sha, content.Title, content.Text); err == nil {
+			if err := e.opts.Store.PutText(context.WithoutCancel(ctx), sha, content.Title, content.Text); err != nil {
+				// Without its text the source cannot be judged: a failed
+				// unit that --retry-failed redoes, never a silent gap.
+				r.Failed, r.Err = true, err.Error()
+			} else {
 				r.TextSHA = sha
 			}
 			r.text = headBytes(content.Text, metadataChars)

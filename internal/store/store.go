@@ -16,6 +16,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -172,17 +174,62 @@ func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result
 		s.wmu.Lock()
 		defer s.wmu.Unlock()
 	}
-	return s.db.ExecContext(ctx, s.d.rebind(query), args...)
+	var res sql.Result
+	err := retryBadConn(ctx, func() (err error) {
+		res, err = s.db.ExecContext(ctx, s.d.rebind(query), args...)
+		return err
+	})
+	return res, err
 }
 
 // query runs a read.
 func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return s.db.QueryContext(ctx, s.d.rebind(query), args...)
+	var rows *sql.Rows
+	err := retryBadConn(ctx, func() (err error) {
+		rows, err = s.db.QueryContext(ctx, s.d.rebind(query), args...)
+		return err
+	})
+	return rows, err
 }
 
-// queryRow runs a read of one row.
-func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
-	return s.db.QueryRowContext(ctx, s.d.rebind(query), args...)
+// queryRow runs a read of one row when its Scan is called.
+func (s *Store) queryRow(ctx context.Context, query string, args ...any) row {
+	return row{s: s, ctx: ctx, query: query, args: args}
+}
+
+// row is a read of one row, run by Scan (like *sql.Row, whose errors also
+// wait for Scan) so that it can be retried on a broken connection.
+type row struct {
+	s     *Store
+	ctx   context.Context
+	query string
+	args  []any
+}
+
+// Scan runs the read and copies the row's columns into dest; it returns
+// sql.ErrNoRows when there is no row.
+func (r row) Scan(dest ...any) error {
+	return retryBadConn(r.ctx, func() error {
+		return r.s.db.QueryRowContext(r.ctx, r.s.d.rebind(r.query), r.args...).Scan(dest...)
+	})
+}
+
+// badConnRetries is how many more times a statement is tried after
+// database/sql's own retries all met broken connections.
+const badConnRetries = 5
+
+// retryBadConn runs fn again while it fails with driver.ErrBadConn. A query
+// cancelled in one goroutine makes pgx close its connection asynchronously,
+// after database/sql may have pooled it again; several such connections can
+// exhaust database/sql's three attempts, and a write finished by a run being
+// interrupted would be lost. The drivers return ErrBadConn only when nothing
+// was sent, so trying again cannot apply a statement twice.
+func retryBadConn(ctx context.Context, fn func() error) error {
+	err := fn()
+	for i := 0; i < badConnRetries && errors.Is(err, driver.ErrBadConn) && ctx.Err() == nil; i++ {
+		err = fn()
+	}
+	return err
 }
 
 // txn is a write transaction whose statements are written with "?".

@@ -7,7 +7,9 @@ package store
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql/driver"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -615,4 +617,38 @@ func TestRunsNewestFirst(t *testing.T) {
 			t.Errorf("first run after update = %+v", runs[0])
 		}
 	})
+}
+
+// TestRetryBadConn: a statement that meets broken connections is tried
+// again a bounded number of times; other errors and cancelled contexts are
+// returned at once. (The PostgreSQL case that needs it is TestResumeOnPostgres
+// in internal/eval: reads cancelled by an interrupt poison the pool.)
+func TestRetryBadConn(t *testing.T) {
+	ctx := context.Background()
+	calls := 0
+	failing := func(n int, err error) func() error {
+		calls = 0
+		return func() error {
+			calls++
+			if calls <= n {
+				return err
+			}
+			return nil
+		}
+	}
+	if err := retryBadConn(ctx, failing(badConnRetries, driver.ErrBadConn)); err != nil || calls != badConnRetries+1 {
+		t.Errorf("after %d broken connections: err %v after %d calls, want success on the last try", badConnRetries, err, calls)
+	}
+	if err := retryBadConn(ctx, failing(badConnRetries+1, driver.ErrBadConn)); !errors.Is(err, driver.ErrBadConn) || calls != badConnRetries+1 {
+		t.Errorf("always broken: err %v after %d calls, want ErrBadConn after %d", err, calls, badConnRetries+1)
+	}
+	other := errors.New("syntax error")
+	if err := retryBadConn(ctx, failing(1, other)); err != other || calls != 1 {
+		t.Errorf("other error: err %v after %d calls, want it returned at once", err, calls)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := retryBadConn(cctx, failing(1, driver.ErrBadConn)); !errors.Is(err, driver.ErrBadConn) || calls != 1 {
+		t.Errorf("cancelled: err %v after %d calls, want no retry", err, calls)
+	}
 }
