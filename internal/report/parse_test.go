@@ -76,6 +76,39 @@ func TestParseStyles(t *testing.T) {
 			},
 		},
 		{
+			name: "headerless list written without blank lines",
+			text: "Smith showed X [1]. Lee showed Y [2].\n\n[1] https://example.org/a\n[2] https://example.org/b\n",
+			claims: []claim{
+				{"Smith showed X [1].", []string{"[1]"}},
+				{"Lee showed Y [2].", []string{"[2]"}},
+			},
+			cites: []cite{
+				{Kind: claimtrace.KindNumbered, Marker: "[1]", Span: "[1]", URL: "https://example.org/a"},
+				{Kind: claimtrace.KindNumbered, Marker: "[2]", Span: "[2]", URL: "https://example.org/b"},
+				{Kind: claimtrace.KindListEntry, Marker: "[1]", Span: "[1] https://example.org/a", URL: "https://example.org/a"},
+				{Kind: claimtrace.KindListEntry, Marker: "[2]", Span: "[2] https://example.org/b", URL: "https://example.org/b"},
+			},
+		},
+		{
+			name: "headerless list of one entry cited in the text",
+			text: "Smith showed X [1].\n\n[1] https://example.org/a",
+			claims: []claim{
+				{"Smith showed X [1].", []string{"[1]"}},
+			},
+			cites: []cite{
+				{Kind: claimtrace.KindNumbered, Marker: "[1]", Span: "[1]", URL: "https://example.org/a"},
+				{Kind: claimtrace.KindListEntry, Marker: "[1]", Span: "[1] https://example.org/a", URL: "https://example.org/a"},
+			},
+		},
+		{
+			name: "a last paragraph opening with an uncited marker is prose",
+			text: "Smith showed X.\n\n[1] Lee showed Y at https://example.org/b.",
+			claims: []claim{
+				{"Smith showed X.", nil},
+				{"[1] Lee showed Y at https://example.org/b.", []string{"[1]", "https://example.org/b"}},
+			},
+		},
+		{
 			name: "autolinks and bare URLs with trailing punctuation",
 			text: "See <https://example.org/a_(b)> for details. Data from https://example.org/data?utm_source=chatgpt.com, and (https://example.org/x). 数据见https://example.cn/报告/第一章。",
 			claims: []claim{

@@ -104,7 +104,8 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 	// A trailing headerless list: "[n] …" lines and URL lines at the end.
 	j := len(blocks)
 	start := j
-	bracketed := 0
+	bracketed := 0 // entries: "[n]" lines, several may share a block
+	var single string
 	for k := j - 1; k >= 0; k-- {
 		b := blocks[k]
 		if len(sections) > 0 && k < sections[len(sections)-1][1] {
@@ -118,8 +119,12 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 		if b.kind != blockPara && b.kind != blockItem {
 			break
 		}
-		if _, n := leadingLabels(t); n > 0 {
-			bracketed++
+		if labels, n := leadingLabels(t); n > 0 {
+			bracketed += max(1, labelLines(t))
+			single = ""
+			if len(labels) == 1 && strings.Contains(t, "://") {
+				single = labels[0]
+			}
 			start = k
 			continue
 		}
@@ -129,7 +134,9 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 		}
 		break
 	}
-	if bracketed >= 2 {
+	// One entry is a list when it has a URL and the text before it cites
+	// its number ("… as shown [1].\n\n[1] https://…").
+	if bracketed >= 2 || bracketed == 1 && single != "" && start < len(blocks) && citesLabel(text[:blocks[start].start], single) {
 		sections = append(sections, [2]int{start, len(blocks)})
 	}
 	for _, s := range sections {
@@ -147,6 +154,36 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 		}
 	}
 	return sections
+}
+
+// labelLines counts the lines of a block that start with "[n]" labels: a
+// headerless list written without blank lines is one block.
+func labelLines(t string) int {
+	n := 0
+	for line := range strings.SplitSeq(t, "\n") {
+		if _, k := leadingLabels(line); k > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// citesLabel reports whether text holds the marker "[label]" or
+// "【label】" outside a link ("[1](url)" is a link, not a citation).
+func citesLabel(text, label string) bool {
+	for _, m := range []string{"[" + label + "]", "【" + label + "】"} {
+		for i := strings.Index(text, m); i >= 0; {
+			if !strings.HasPrefix(text[i+len(m):], "(") {
+				return true
+			}
+			k := strings.Index(text[i+len(m):], m)
+			if k < 0 {
+				break
+			}
+			i += len(m) + k
+		}
+	}
+	return false
 }
 
 // proseCitingMany reports whether a block in a reference section is a
