@@ -29,12 +29,12 @@ import (
 // contradictions, compute AAR metrics, store, write.
 func BenchmarkEvalSnapshot(b *testing.B) {
 	dir := b.TempDir()
-	benchEvalSnapshot(b, dir, func(i int) string { return filepath.Join(dir, fmt.Sprintf("b%d.db", i)) })
+	benchEvalSnapshot(b, dir, func(i int) string { return filepath.Join(dir, fmt.Sprintf("b%d.db", i)) }, false)
 }
 
 // benchEvalSnapshot runs the BenchmarkEvalSnapshot laps, each on a fresh
 // store opened from dsn(lap) (opening it is not timed).
-func benchEvalSnapshot(b *testing.B, dir string, dsn func(lap int) string) {
+func benchEvalSnapshot(b *testing.B, dir string, dsn func(lap int) string, leases bool) {
 	src := sharedtest.Dir(b, "reports/onyx-drb/report_logs")
 	ds, reportsDir, snapDir, urls := buildEvalFixture(b, src, dir)
 	snap, err := fetch.OpenSnapshot(snapDir)
@@ -65,12 +65,16 @@ func benchEvalSnapshot(b *testing.B, dir string, dsn func(lap int) string) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		ev, err := New(Options{
+		opts := Options{
 			Dataset: ds, ReportsDir: reportsDir, OutDir: filepath.Join(dir, fmt.Sprintf("out%d", i)),
 			Mode: "offline", Snapshot: snapDir, Store: st, Concurrency: 4,
 			Fetcher: fetch.New(fetch.Options{Offline: true, Snapshot: snap, Canon: canon}),
 			Judge:   offline, JudgeName: "offline", CheckWorthy: judge.CheckWorthy, Detector: prov.Offline{},
-		})
+		}
+		if leases {
+			opts.Leaser = st // as `claimtrace eval` does on PostgreSQL
+		}
+		ev, err := New(opts)
 		if err != nil {
 			b.Fatal(err)
 		}

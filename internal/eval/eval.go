@@ -147,6 +147,9 @@ type Evaluator struct {
 	mu     sync.Mutex
 	// sources resolved in this process, by target key.
 	sources map[string]sourceResult
+	// started is when the evaluator was made: a failed unit written since,
+	// by another worker of the run, is not retried again (retriedSince).
+	started time.Time
 }
 
 // New checks the options and prepares a run.
@@ -192,7 +195,7 @@ func New(opts Options) (*Evaluator, error) {
 		}
 	}
 	e := &Evaluator{opts: opts, fetchs: make(chan struct{}, opts.FetchConcurrency), judges: make(chan struct{}, opts.Concurrency),
-		sources: map[string]sourceResult{}}
+		sources: map[string]sourceResult{}, started: opts.Store.Now()} // the clock units are stamped with
 	e.run = e.runID("")
 	return e, nil
 }
@@ -356,7 +359,7 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 			select {
 			case <-gctx.Done():
 				return gctx.Err()
-			case <-time.After(e.opts.LeaseTTL / leasePolls):
+			case <-time.After(e.pollEvery()):
 			}
 			r, err = e.report(gctx, f)
 		}

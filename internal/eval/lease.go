@@ -14,14 +14,20 @@ type Leaser interface {
 	ReleaseLease(ctx context.Context, run, kind, key, owner string) error
 }
 
-// DefaultLeaseTTL is how long a report lease lasts without renewal: how
+// DefaultLeaseTTL is how long a lease lasts without renewal: how
 // long the others wait before taking over the reports of an evaluator that
 // died. A live evaluator renews its leases every third of it.
 const DefaultLeaseTTL = 2 * time.Minute
 
-// leasePolls is how many times a lease's lifetime an evaluator looks
-// whether a report leased by another is finished.
-const leasePolls = 20
+// pollEvery is how long an evaluator waits between two looks at a unit
+// another holds: a twentieth of the lease's lifetime, and at most
+// maxPoll, since a report or a source takes seconds, not minutes, and a
+// look is one small read.
+func (e *Evaluator) pollEvery() time.Duration {
+	return min(e.opts.LeaseTTL/20, maxPoll)
+}
+
+const maxPoll = 250 * time.Millisecond
 
 // errLeased says another evaluator holds the report's lease.
 var errLeased = errors.New("leased by another evaluator")

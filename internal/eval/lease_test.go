@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/demo"
+	"github.com/claimtrace/claimtrace/internal/fetch"
 )
 
 // memLeaser is an in-memory Leaser with the store's semantics, counting
@@ -24,7 +26,7 @@ type memLeaser struct {
 	mu     sync.Mutex
 	now    func() time.Time
 	held   map[string]memLease
-	taken  map[string]int // owner → leases taken (renewals not counted)
+	taken  map[string]int // owner → report leases taken (renewals not counted)
 	broken map[string]bool
 }
 
@@ -42,7 +44,7 @@ func (l *memLeaser) TryLease(_ context.Context, run, kind, key, owner string, tt
 	if ok && cur.owner != owner && now.Before(cur.expires) {
 		return false, nil
 	}
-	if !ok || cur.owner != owner {
+	if (!ok || cur.owner != owner) && kind == unitReport {
 		l.taken[owner]++
 	}
 	l.held[k] = memLease{owner, now.Add(ttl)}
@@ -108,6 +110,9 @@ func TestLeasesShareTheWork(t *testing.T) {
 		return out, nil
 	}}
 	opts.Judge, opts.JudgeName, opts.Leaser, opts.LeaseTTL, opts.Concurrency = j, "scripted", leaser, time.Second, 2
+	// Live: fetching costs, so sources are leased too (sourcesCost).
+	fetches := &countingFetcher{inner: opts.Fetcher, counts: map[string]int{}}
+	opts.Fetcher, opts.Mode = fetches, "live"
 
 	outs := []string{filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}
 	var wg sync.WaitGroup
@@ -148,6 +153,12 @@ func TestLeasesShareTheWork(t *testing.T) {
 	if len(leaser.held) != 0 {
 		t.Errorf("%d leases left behind", len(leaser.held))
 	}
+	// Every report cites the same sources: each is fetched once in all.
+	for u, c := range fetches.counts {
+		if c != 1 {
+			t.Errorf("%s fetched %d times by the two workers, want once", u, c)
+		}
+	}
 	for i := range n {
 		id := fmt.Sprintf("2401.%05d", i+1)
 		a, _ := os.ReadFile(filepath.Join(outs[0], "reports", id+".json"))
@@ -186,5 +197,96 @@ func TestLeaseOfADeadWorkerLapses(t *testing.T) {
 	}
 	if d := time.Since(start); d < 250*time.Millisecond {
 		t.Errorf("the dead worker's report was taken after %v, before its lease lapsed", d)
+	}
+}
+
+// failingFetcher fails one URL as a network error would, counting the
+// fetches of every URL.
+type failingFetcher struct {
+	inner  Fetcher
+	fail   string
+	mu     sync.Mutex
+	counts map[string]int
+}
+
+func (f *failingFetcher) Fetch(ctx context.Context, u string) (*fetch.Page, error) {
+	f.mu.Lock()
+	f.counts[u]++
+	f.mu.Unlock()
+	if u == f.fail {
+		return nil, errors.New("connection reset by peer")
+	}
+	return f.inner.Fetch(ctx, u)
+}
+
+// TestRetryFailedOnceAcrossWorkers: with --retry-failed, two workers of one
+// run retry a failed source once in all and each failed report once; a
+// worker that finds a unit retried by the other since it started takes that
+// answer, even a second failure, rather than retrying it again.
+func TestRetryFailedOnceAcrossWorkers(t *testing.T) {
+	const n = 6
+	opts := sharedDemo(t, n)
+	const flaky = "https://arxiv.org/abs/2005.11401"
+	ff := &failingFetcher{inner: opts.Fetcher, fail: flaky, counts: map[string]int{}}
+	opts.Fetcher, opts.Mode, opts.Concurrency = ff, "live", 2
+	ev, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ev.Run(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if ff.counts[flaky] != 1 {
+		t.Fatalf("first pass fetched %s %d times, want 1", flaky, ff.counts[flaky])
+	}
+	before := attempts(t, opts.Store, ev.RunID())
+	failedReports := 0
+	for k := range before {
+		if strings.HasPrefix(k, unitReport+"/") {
+			failedReports++
+		}
+	}
+
+	// Two workers retry the failures; the source still fails.
+	ff.counts = map[string]int{}
+	leaser := &memLeaser{now: time.Now, held: map[string]memLease{}, taken: map[string]int{}}
+	// Both are made before either starts, as two workers launched together.
+	workers := make([]*Evaluator, 2)
+	for w := range workers {
+		o := opts
+		o.OutDir, o.Owner, o.Leaser, o.LeaseTTL, o.RetryFailed = filepath.Join(t.TempDir(), fmt.Sprint(w)), fmt.Sprintf("worker-%d", w), leaser, time.Second, true
+		if workers[w], err = New(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for w, ev := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[w] = ev.Run(t.Context())
+		}()
+	}
+	wg.Wait()
+	for w, err := range errs {
+		if err != nil {
+			t.Fatalf("worker %d: %v", w, err)
+		}
+	}
+	if ff.counts[flaky] != 1 {
+		t.Errorf("the two workers retried %s %d times in all, want once", flaky, ff.counts[flaky])
+	}
+	after := attempts(t, opts.Store, ev.RunID())
+	if failedReports != n {
+		t.Fatalf("%d report units after the first pass, want %d", failedReports, n)
+	}
+	for k, a := range after {
+		if strings.HasPrefix(k, unitReport+"/") && a != before[k]+1 {
+			t.Errorf("%s written %d times by the retrying workers, want once", k, a-before[k])
+		}
+	}
+	if a := after[unitSource+"/url:"+flaky]; a != before[unitSource+"/url:"+flaky]+1 {
+		t.Errorf("the failed source's unit was written %d times by the retrying workers, want once (units %v)", a-before[unitSource+"/url:"+flaky], after)
 	}
 }

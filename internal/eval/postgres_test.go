@@ -217,23 +217,28 @@ func TestWorkersShareAPostgresStore(t *testing.T) {
 
 // BenchmarkEvalSnapshotPostgres is BenchmarkEvalSnapshot (bench_test.go)
 // with a PostgreSQL store: the whole default offline pipeline over the 100
-// real Onyx reports, every unit written to PostgreSQL.
+// real Onyx reports, every unit written to PostgreSQL; "leases" takes the
+// report and source leases `claimtrace eval` takes on PostgreSQL.
 func BenchmarkEvalSnapshotPostgres(b *testing.B) {
-	dsn := storetest.PostgresDSN(b)
-	benchEvalSnapshot(b, b.TempDir(), func(lap int) string {
-		// A fresh schema a lap, so that every lap does all the work.
-		if lap > 0 {
-			dsn = storetest.PostgresDSN(b)
-		}
-		return dsn
-	})
+	for _, leases := range []bool{false, true} {
+		b.Run(fmt.Sprintf("leases=%v", leases), func(b *testing.B) {
+			dsn := storetest.PostgresDSN(b)
+			benchEvalSnapshot(b, b.TempDir(), func(lap int) string {
+				// A fresh schema a lap, so that every lap does all the work.
+				if lap > 0 {
+					dsn = storetest.PostgresDSN(b)
+				}
+				return dsn
+			}, leases)
+		})
+	}
 }
 
 // TestWorkersShareARunOnPostgres runs two evaluators of one run, each with
 // its own connection to one PostgreSQL database and the store's leases, as
-// two `claimtrace eval` processes would: every report is judged once in
-// all, both workers did some, no lease is left, and both write the same
-// results.
+// two `claimtrace eval` processes would: every report is judged once and
+// every source fetched once in all, both workers did some, no lease is
+// left, and both write the same results.
 func TestWorkersShareARunOnPostgres(t *testing.T) {
 	dsn := storetest.PostgresDSN(t)
 	const n = 8
@@ -251,6 +256,9 @@ func TestWorkersShareARunOnPostgres(t *testing.T) {
 		}
 		return out, nil
 	}}
+	// Live: fetching costs, so sources are leased too (sourcesCost).
+	fetches := &countingFetcher{inner: opts.Fetcher, counts: map[string]int{}}
+	opts.Fetcher, opts.Mode = fetches, "live"
 	outs := []string{filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}
 	owners := []string{store.NewOwner(), store.NewOwner()}
 	stores := []*store.Store{openPostgres(t, dsn), openPostgres(t, dsn)}
@@ -288,6 +296,12 @@ func TestWorkersShareARunOnPostgres(t *testing.T) {
 	for k, c := range judged {
 		if c != n {
 			t.Errorf("batch asked %d times for %d reports: %.80s", c, n, k)
+		}
+	}
+	// Every report cites the same sources: each is fetched once in all.
+	for u, c := range fetches.counts {
+		if c != 1 {
+			t.Errorf("%s fetched %d times by the two workers, want once", u, c)
 		}
 	}
 	o := opts

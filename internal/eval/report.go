@@ -101,6 +101,8 @@ type Stats struct {
 type storedReport struct {
 	SHA256 string  `json:"sha256"`
 	Result *Result `json:"result"`
+	// retried: written since this run began (retriedSince).
+	retried bool
 }
 
 func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
@@ -119,7 +121,7 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 		if err != nil || !ok || prev.SHA256 != res.SHA256 {
 			return nil, false, err
 		}
-		if e.opts.RetryFailed && (prev.Result.Status == store.StatusFailed || len(prev.Result.FailedSources) > 0 || len(prev.Result.FailedUnits) > 0) {
+		if e.opts.RetryFailed && !prev.retried && (prev.Result.Status == store.StatusFailed || len(prev.Result.FailedSources) > 0 || len(prev.Result.FailedUnits) > 0) {
 			return nil, false, nil
 		}
 		return prev.Result, true, nil
@@ -312,14 +314,25 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 // stored returns the report's stored result, if any.
 func (e *Evaluator) stored(ctx context.Context, task string) (storedReport, bool, error) {
 	u, ok, err := e.opts.Store.GetUnit(ctx, e.run, unitReport, task)
-	if err != nil || !ok {
+	if err != nil {
 		return storedReport{}, false, err
 	}
 	var s storedReport
-	if err := json.Unmarshal(u.Data, &s); err != nil || s.Result == nil {
+	if !ok || json.Unmarshal(u.Data, &s) != nil || s.Result == nil {
 		return storedReport{}, false, nil
 	}
+	s.retried = e.retriedSince(u)
 	return s, true, nil
+}
+
+// retriedSince reports whether a unit was written since this evaluator was
+// made:
+// with --retry-failed, a failed unit that another worker of the run retried
+// meanwhile is that worker's answer for this run, not one to retry once
+// more. (Workers on several machines compare their clocks here: NTP's
+// milliseconds are far below the seconds a retry takes.)
+func (e *Evaluator) retriedSince(u store.Unit) bool {
+	return !u.Updated.Before(e.started)
 }
 
 func (e *Evaluator) fail(ctx context.Context, res *Result, msg string) (*Result, error) {
