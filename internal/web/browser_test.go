@@ -337,12 +337,33 @@ func TestBrowserStaticExport(t *testing.T) {
 		}
 		return v
 	}
-	shown := `Array.from(document.querySelectorAll('.static-panel')).filter(p => getComputedStyle(p).display !== 'none').map(p => p.id).join(',')`
+	shown := `Array.from(document.querySelectorAll('.static-panel')).filter(p => getComputedStyle(p).display !== 'none').map(p => p.id.replace(/-body$/, '')).join(',')`
 	if got := eval(shown); got != "" {
 		t.Errorf("panels shown before any click: %q", got)
 	}
 	if got := eval(`String(document.scripts.length)`); got != "0" {
 		t.Errorf("%s scripts in the static page", got)
+	}
+	// A short window, scrolled to the claim: selecting it must not move
+	// the page (a :target on the panel itself scrolled to it).
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(900, 320)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.ID("claim-c9"))); err != nil {
+		t.Fatal(err)
+	}
+	before := eval(`String(window.scrollY)`)
+	if before == "0" {
+		t.Fatalf("the page did not scroll to claim c9: the test cannot see a jump")
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("claim-c9"))); err != nil {
+		t.Fatal(err)
+	}
+	if after := eval(`String(window.scrollY)`); after != before {
+		t.Errorf("selecting claim c9 scrolled the page from %s to %s", before, after)
+	}
+	if got := eval(shown); got != "panel-c9" {
+		t.Errorf("panels shown after clicking c9: %q", got)
 	}
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("claim-c5"))); err != nil {
 		t.Fatal(err)
@@ -350,10 +371,10 @@ func TestBrowserStaticExport(t *testing.T) {
 	if got := eval(shown); got != "panel-c5" {
 		t.Errorf("panels shown after clicking c5: %q", got)
 	}
-	if got := eval(`document.getElementById('panel-c5').innerText`); !strings.Contains(got, "Claim c5") || !strings.Contains(got, "Sources and verdicts") {
+	if got := eval(`document.getElementById('panel-c5-body').innerText`); !strings.Contains(got, "Claim c5") || !strings.Contains(got, "Sources and verdicts") {
 		t.Errorf("panel c5: %.300s", got)
 	}
-	if got := eval(`String(document.querySelectorAll('#panel-c5 mark.evidence').length)`); got == "0" {
+	if got := eval(`String(document.querySelectorAll('#panel-c5-body mark.evidence').length)`); got == "0" {
 		t.Errorf("no evidence highlighted in panel c5")
 	}
 }

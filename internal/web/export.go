@@ -15,7 +15,8 @@ import (
 )
 
 // staticAudit is the audit view of a static export: every claim's panel is
-// in the page, shown when its claim is selected (CSS :target).
+// in the page, shown when its claim is selected (CSS :target on a fixed
+// anchor before it, so that the page does not scroll).
 type staticAudit struct {
 	auditPage
 	Panels []*claimPanel

@@ -48,7 +48,7 @@ func TestExportDemo(t *testing.T) {
 		t.Errorf("the report text is not shown byte for byte")
 	}
 	for _, c := range l.Res.Claims {
-		if !strings.Contains(page, `href="#panel-`+c.ID+`" id="claim-`+c.ID+`"`) || !strings.Contains(page, `<section class="static-panel" id="panel-`+c.ID+`">`) {
+		if !strings.Contains(page, `href="#panel-`+c.ID+`" id="claim-`+c.ID+`"`) || !strings.Contains(page, `<span class="static-anchor" id="panel-`+c.ID+`"></span><section class="static-panel" id="panel-`+c.ID+`-body">`) {
 			t.Errorf("claim %s: no anchor or no panel", c.ID)
 		}
 	}
