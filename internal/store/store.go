@@ -246,21 +246,26 @@ func (t txn) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	return t.tx.QueryRowContext(ctx, t.d.rebind(query), args...)
 }
 
-// writeTx runs fn in a write transaction, under the write lock on SQLite.
+// writeTx runs fn in a write transaction, under the write lock on SQLite;
+// fn may run more than once, and must only write through its txn.
 func (s *Store) writeTx(ctx context.Context, fn func(txn) error) error {
 	if s.d.oneWriter {
 		s.wmu.Lock()
 		defer s.wmu.Unlock()
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := fn(txn{tx, s.d}); err != nil {
-		return err
-	}
-	return tx.Commit()
+	// A broken connection aborts the transaction before anything is
+	// applied, so the whole of it may be tried again (retryBadConn).
+	return retryBadConn(ctx, func() error {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if err := fn(txn{tx, s.d}); err != nil {
+			return err
+		}
+		return tx.Commit()
+	})
 }
 
 // timeFormat is RFC 3339 in UTC with a fixed nine-digit fraction, so that
