@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -42,7 +43,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	a.close()
 	if err == nil {
 		return 0
@@ -60,7 +61,30 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 130
 	}
 	fmt.Fprintln(stderr, "claimtrace:", a.redact(err.Error()))
+	if cmd != nil && isUsageError(err) {
+		fmt.Fprintf(stderr, "see '%s --help' for the flags, arguments and examples\n", cmd.CommandPath())
+	}
 	return code
+}
+
+// usageErrors are the beginnings of the errors cobra and pflag return for a
+// command line they cannot take (as of cobra 1.x, pflag 1.x).
+var usageErrors = []string{
+	"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument",
+	"invalid argument", "required flag(s)", "accepts ", "requires at least", "requires at most",
+	"if any flags in the group", "bad flag syntax",
+}
+
+// isUsageError reports whether err is about the command line itself, so
+// that the help of the command is worth pointing at.
+func isUsageError(err error) bool {
+	msg := err.Error()
+	for _, p := range usageErrors {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // errReported marks an error whose details were already printed (a failed

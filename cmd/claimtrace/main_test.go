@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,3 +40,26 @@ func child(t *testing.T, args ...string) *exec.Cmd {
 
 // demoMaterialize writes the bundled example into dir.
 func demoMaterialize(dir string) error { return demo.Materialize(dir) }
+
+// TestUsageErrorsPointAtHelp: a command line the tool cannot take points at
+// the failing command's help; an error from the work itself does not.
+func TestUsageErrorsPointAtHelp(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		help string // "" when no pointer is wanted
+	}{
+		{[]string{"eval"}, "see 'claimtrace eval --help'"},
+		{[]string{"prov", "why"}, "see 'claimtrace prov why --help'"},
+		{[]string{"audit", "--bogus", "x"}, "see 'claimtrace audit --help'"},
+		{[]string{"frobnicate"}, "see 'claimtrace --help'"},
+		{[]string{"parse", filepath.Join(t.TempDir(), "missing.md")}, ""},
+	} {
+		_, stderr, code := runCLI(t, tt.args...)
+		if code == 0 {
+			t.Errorf("%v: exit 0", tt.args)
+		}
+		if tt.help == "" && strings.Contains(stderr, "--help") || tt.help != "" && !strings.Contains(stderr, tt.help) {
+			t.Errorf("%v: stderr %q, want the pointer %q", tt.args, stderr, tt.help)
+		}
+	}
+}
