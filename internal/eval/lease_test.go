@@ -147,7 +147,10 @@ func TestLeasesShareTheWork(t *testing.T) {
 			t.Errorf("batch asked %d times for %d reports: %.80s", c, n, k)
 		}
 	}
-	if leaser.taken["worker-0"] == 0 || leaser.taken["worker-1"] == 0 || leaser.taken["worker-0"]+leaser.taken["worker-1"] != n {
+	// A worker may take a lease the other has just given back, find the
+	// report done and leave it: more takes than reports, no work redone
+	// (the judge counts above say so).
+	if leaser.taken["worker-0"] == 0 || leaser.taken["worker-1"] == 0 || leaser.taken["worker-0"]+leaser.taken["worker-1"] < n {
 		t.Errorf("leases taken: %v, want the %d reports split between both workers", leaser.taken, n)
 	}
 	if len(leaser.held) != 0 {
