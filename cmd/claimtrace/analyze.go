@@ -307,6 +307,7 @@ type llmTotalsOut struct {
 	InputTokens  int64   `json:"input_tokens"`
 	OutputTokens int64   `json:"output_tokens"`
 	CostUSD      float64 `json:"cost_usd"`
+	Error        string  `json:"error,omitempty"` // the totals could not be read
 }
 
 func (a *app) runQuality(ctx context.Context, f qualityFlags) error {
@@ -397,7 +398,9 @@ func (a *app) runQuality(ctx context.Context, f qualityFlags) error {
 		}
 		out.Systems = append(out.Systems, run)
 	}
-	if t, err := st.LLMTotals(ctx, runID); err == nil {
+	if t, err := st.LLMTotals(ctx, runID); err != nil {
+		out.LLM.Error = err.Error()
+	} else {
 		out.LLM = llmTotalsOut{Calls: t.Calls, CacheHits: t.CacheHits, Failed: t.Failed, InputTokens: t.InputTokens, OutputTokens: t.OutputTokens, CostUSD: t.Cost}
 	}
 	if f.out != "" {

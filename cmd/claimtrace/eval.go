@@ -275,6 +275,13 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 	}
 	fmt.Fprintf(w, "provenance (τ = %.2f): PCov %s, PSnd %s, CTran %s (%d report(s) with conflicting sources), AEff proxy %s nodes a claim\n",
 		s.AAR.Tau, pct(s.AAR.PCov), pct(s.AAR.PSnd), pct(s.AAR.CTran), s.AAR.ReportsWithConflicts, num(s.AAR.AEffProxy))
+	switch l := s.LLM; {
+	case l.Error != "":
+		fmt.Fprintf(w, "model calls: unknown (%s)\n", l.Error)
+	case l.Calls > 0 || l.CacheHits > 0 || l.Failed > 0:
+		fmt.Fprintf(w, "model calls: %d sent, %d from the cache, %d failed; %d input and %d output tokens; $%.4f\n",
+			l.Calls, l.CacheHits, l.Failed, l.InputTokens, l.OutputTokens, l.CostUSD)
+	}
 	for _, fl := range s.Failures {
 		fmt.Fprintf(w, "FAILED %s: %s\n", fl.Task, fl.Err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/claimtrace/claimtrace/internal/demo"
+	"github.com/claimtrace/claimtrace/internal/eval"
 )
 
 // TestMain lets tests run the CLI as a child process: the test binary itself
@@ -60,6 +61,28 @@ func TestUsageErrorsPointAtHelp(t *testing.T) {
 		}
 		if tt.help == "" && strings.Contains(stderr, "--help") || tt.help != "" && !strings.Contains(stderr, tt.help) {
 			t.Errorf("%v: stderr %q, want the pointer %q", tt.args, stderr, tt.help)
+		}
+	}
+}
+
+// TestPrintSummaryModelCalls: the eval summary says what the models cost,
+// says nothing of them when none was used, and says when the totals could
+// not be read rather than printing zeros.
+func TestPrintSummaryModelCalls(t *testing.T) {
+	for _, tt := range []struct {
+		llm  eval.LLMSection
+		want string
+	}{
+		{eval.LLMSection{}, ""},
+		{eval.LLMSection{Calls: 12, CacheHits: 3, Failed: 1, InputTokens: 4000, OutputTokens: 500, CostUSD: 0.0125},
+			"model calls: 12 sent, 3 from the cache, 1 failed; 4000 input and 500 output tokens; $0.0125"},
+		{eval.LLMSection{Error: "llm totals: database is locked"}, "model calls: unknown (llm totals: database is locked)"},
+	} {
+		var b bytes.Buffer
+		printSummary(&b, &eval.Summary{LLM: tt.llm}, "")
+		got := b.String()
+		if tt.want == "" && strings.Contains(got, "model calls") || tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("LLM %+v: summary\n%s\nwant %q", tt.llm, got, tt.want)
 		}
 	}
 }

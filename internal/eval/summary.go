@@ -83,6 +83,9 @@ type LLMSection struct {
 	CacheHits    int64   `json:"cache_hits"`
 	Failed       int64   `json:"failed"`
 	CostUSD      float64 `json:"cost_usd"`
+	// Error says why the totals could not be read from the store (they
+	// are then zero, not "no calls").
+	Error string `json:"error,omitempty"`
 }
 
 // ReportLine is one report's headline figures.
@@ -173,7 +176,9 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 	s.AAR = AARSection{Tau: e.opts.Tau, PCov: pcov.Value(), PSnd: psnd.Value(), CTran: ctran.Value(), AEffProxy: aeff.Value(),
 		MicroPCov: bench.Ratio(float64(complete), float64(claims)), MicroPSnd: bench.Ratio(float64(sound), float64(cpairs)),
 		ReportsWithConflicts: ctran.N()}
-	if t, err := e.opts.Store.LLMTotals(ctx, e.run); err == nil {
+	if t, err := e.opts.Store.LLMTotals(ctx, e.run); err != nil {
+		s.LLM.Error = err.Error()
+	} else {
 		s.LLM = LLMSection{Calls: t.Calls, InputTokens: t.InputTokens, OutputTokens: t.OutputTokens, CacheHits: t.CacheHits, Failed: t.Failed, CostUSD: t.Cost}
 	}
 	return s
