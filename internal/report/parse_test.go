@@ -101,6 +101,36 @@ func TestParseStyles(t *testing.T) {
 			},
 		},
 		{
+			name: "headerless numbered list whose numbers the text cites",
+			text: "Alpha grew [1]. Beta fell [2].\n\n1. Alpha report, https://example.org/a\n2. Beta news, https://example.org/b\n",
+			claims: []claim{
+				{"Alpha grew [1].", []string{"[1]"}},
+				{"Beta fell [2].", []string{"[2]"}},
+			},
+			cites: []cite{
+				{Kind: claimtrace.KindNumbered, Marker: "[1]", Span: "[1]", URL: "https://example.org/a", Title: "Alpha report"},
+				{Kind: claimtrace.KindNumbered, Marker: "[2]", Span: "[2]", URL: "https://example.org/b", Title: "Beta news"},
+				{Kind: claimtrace.KindListEntry, Marker: "1.", Span: "1. Alpha report, https://example.org/a", URL: "https://example.org/a", Title: "Alpha report"},
+				{Kind: claimtrace.KindListEntry, Marker: "2.", Span: "2. Beta news, https://example.org/b", URL: "https://example.org/b", Title: "Beta news"},
+			},
+		},
+		{
+			name: "closing numbered advice citing inline links is prose",
+			text: "Alpha grew [[1]](https://example.org/a).\n\n1) Next, check [[1]](https://example.org/a)[[2]](https://example.org/b).\n",
+			claims: []claim{
+				{"Alpha grew [[1]](https://example.org/a).", []string{"[1]"}},
+				{"Next, check [[1]](https://example.org/a)[[2]](https://example.org/b).", []string{"[1]", "[2]"}},
+			},
+		},
+		{
+			name: "a numbered list of links the text does not cite is prose",
+			text: "Alpha grew by 5% in 2024.\n\n1. See https://example.org/a\n",
+			claims: []claim{
+				{"Alpha grew by 5% in 2024.", nil},
+				{"See https://example.org/a", []string{"https://example.org/a"}},
+			},
+		},
+		{
 			name: "a last paragraph opening with an uncited marker is prose",
 			text: "Smith showed X.\n\n[1] Lee showed Y at https://example.org/b.",
 			claims: []claim{

@@ -106,6 +106,7 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 	start := j
 	bracketed := 0 // entries: "[n]" lines, several may share a block
 	var single string
+	var numbered []string // "n. … url" items: their numbers
 	for k := j - 1; k >= 0; k-- {
 		b := blocks[k]
 		if len(sections) > 0 && k < sections[len(sections)-1][1] {
@@ -132,11 +133,19 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 			start = k
 			continue
 		}
+		if num, ok := numberedURLItem(text[lineStart(text, b.start):b.end]); ok && b.kind == blockItem {
+			numbered = append(numbered, num)
+			start = k
+			continue
+		}
 		break
 	}
 	// One entry is a list when it has a URL and the text before it cites
 	// its number ("… as shown [1].\n\n[1] https://…").
-	if bracketed >= 2 || bracketed == 1 && single != "" && start < len(blocks) && citesLabel(text[:blocks[start].start], single) {
+	// A numbered list with URLs is a list of references when the text
+	// before it cites most of its numbers as "[n]".
+	if bracketed >= 2 || bracketed == 1 && single != "" && start < len(blocks) && citesLabel(text[:blocks[start].start], single) ||
+		len(numbered) > 0 && start < len(blocks) && citesMost(text[:blocks[start].start], numbered) {
 		sections = append(sections, [2]int{start, len(blocks)})
 	}
 	for _, s := range sections {
@@ -168,12 +177,36 @@ func labelLines(t string) int {
 	return n
 }
 
+// numberedURLItem recognises an ordered list item holding a URL ("3. Title,
+// https://…", from the start of its line) and returns its number.
+func numberedURLItem(t string) (string, bool) {
+	t = strings.TrimLeft(t, " \t")
+	n := listMarker(t)
+	// One URL: an item citing several sources is prose, not an entry.
+	if n == 0 || t[0] < '0' || t[0] > '9' || strings.Count(t, "://") != 1 {
+		return "", false
+	}
+	return strings.TrimRight(strings.TrimSpace(t[:n]), ".)"), true
+}
+
+// citesMost reports whether text cites at least half of labels, and one.
+func citesMost(text string, labels []string) bool {
+	cited := 0
+	for _, l := range labels {
+		if citesLabel(text, l) {
+			cited++
+		}
+	}
+	return cited > 0 && 2*cited >= len(labels)
+}
+
 // citesLabel reports whether text holds the marker "[label]" or
-// "【label】" outside a link ("[1](url)" is a link, not a citation).
+// "【label】" outside a link ("[1](url)" and "[[1]](url)" are links to
+// their own URL, not citations of a list).
 func citesLabel(text, label string) bool {
 	for _, m := range []string{"[" + label + "]", "【" + label + "】"} {
 		for i := strings.Index(text, m); i >= 0; {
-			if !strings.HasPrefix(text[i+len(m):], "(") {
+			if !strings.HasPrefix(text[i+len(m):], "(") && !strings.HasPrefix(text[i+len(m):], "](") {
 				return true
 			}
 			k := strings.Index(text[i+len(m):], m)
