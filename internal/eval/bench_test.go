@@ -8,6 +8,7 @@ import (
 	"sort"
 	"testing"
 
+	"golang.org/x/sync/errgroup"
 	_ "modernc.org/sqlite"
 
 	"github.com/claimtrace/claimtrace/internal/bench"
@@ -29,12 +30,15 @@ import (
 // contradictions, compute AAR metrics, store, write.
 func BenchmarkEvalSnapshot(b *testing.B) {
 	dir := b.TempDir()
-	benchEvalSnapshot(b, dir, func(i int) string { return filepath.Join(dir, fmt.Sprintf("b%d.db", i)) }, false)
+	benchEvalSnapshot(b, dir, func(i int) string { return filepath.Join(dir, fmt.Sprintf("b%d.db", i)) }, false, 1)
 }
 
 // benchEvalSnapshot runs the BenchmarkEvalSnapshot laps, each on a fresh
 // store opened from dsn(lap) (opening it is not timed).
-func benchEvalSnapshot(b *testing.B, dir string, dsn func(lap int) string, leases bool) {
+// benchEvalSnapshot runs the pipeline over the 100 Onyx reports, with
+// workers evaluators sharing one run (each with a store of its own on the
+// database dsn gives) when workers > 1.
+func benchEvalSnapshot(b *testing.B, dir string, dsn func(lap int) string, leases bool, workers int) {
 	src := sharedtest.Dir(b, "reports/onyx-drb/report_logs")
 	ds, reportsDir, snapDir, urls := buildEvalFixture(b, src, dir)
 	snap, err := fetch.OpenSnapshot(snapDir)
@@ -60,32 +64,45 @@ func benchEvalSnapshot(b *testing.B, dir string, dsn func(lap int) string, lease
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		st, err := store.Open(context.Background(), dsn(i))
-		if err != nil {
-			b.Fatal(err)
+		// Each worker has a store of its own on the one database, as
+		// separate processes would.
+		stores := make([]*store.Store, max(workers, 1))
+		lapDSN := dsn(i)
+		for w := range stores {
+			if stores[w], err = store.Open(context.Background(), lapDSN); err != nil {
+				b.Fatal(err)
+			}
 		}
 		b.StartTimer()
-		opts := Options{
-			Dataset: ds, ReportsDir: reportsDir, OutDir: filepath.Join(dir, fmt.Sprintf("out%d", i)),
-			Mode: "offline", Snapshot: snapDir, Store: st, Concurrency: 4,
-			Fetcher: fetch.New(fetch.Options{Offline: true, Snapshot: snap, Canon: canon}),
-			Judge:   offline, JudgeName: "offline", CheckWorthy: judge.CheckWorthy, Detector: prov.Offline{},
+		g, ctx := errgroup.WithContext(context.Background())
+		for w, st := range stores {
+			opts := Options{
+				Dataset: ds, ReportsDir: reportsDir, OutDir: filepath.Join(dir, fmt.Sprintf("out%d-%d", i, w)),
+				Mode: "offline", Snapshot: snapDir, Store: st, Concurrency: 4,
+				Fetcher: fetch.New(fetch.Options{Offline: true, Snapshot: snap, Canon: canon}),
+				Judge:   offline, JudgeName: "offline", CheckWorthy: judge.CheckWorthy, Detector: prov.Offline{},
+			}
+			if leases {
+				opts.Leaser = st // as `claimtrace eval` does on PostgreSQL
+			}
+			ev, err := New(opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			g.Go(func() error {
+				sum, err := ev.Run(ctx)
+				if err == nil && sum.Reports != 100 {
+					err = fmt.Errorf("worker %d scored %d reports, want 100 (%+v)", w, sum.Reports, sum.Failures)
+				}
+				return err
+			})
 		}
-		if leases {
-			opts.Leaser = st // as `claimtrace eval` does on PostgreSQL
-		}
-		ev, err := New(opts)
-		if err != nil {
+		if err := g.Wait(); err != nil {
 			b.Fatal(err)
 		}
-		sum, err := ev.Run(context.Background())
-		if err != nil {
-			b.Fatal(err)
+		for _, st := range stores {
+			st.Close()
 		}
-		if sum.Reports != 100 {
-			b.Fatalf("scored %d reports, want 100 (%+v)", sum.Reports, sum.Failures)
-		}
-		st.Close()
 	}
 	b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N)/100*1000, "ms/report")
 }

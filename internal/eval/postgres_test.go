@@ -218,10 +218,14 @@ func TestWorkersShareAPostgresStore(t *testing.T) {
 // BenchmarkEvalSnapshotPostgres is BenchmarkEvalSnapshot (bench_test.go)
 // with a PostgreSQL store: the whole default offline pipeline over the 100
 // real Onyx reports, every unit written to PostgreSQL; "leases" takes the
-// report and source leases `claimtrace eval` takes on PostgreSQL.
+// report leases `claimtrace eval` takes on PostgreSQL, and "workers=2" runs
+// two evaluators of the run side by side, as two processes would.
 func BenchmarkEvalSnapshotPostgres(b *testing.B) {
-	for _, leases := range []bool{false, true} {
-		b.Run(fmt.Sprintf("leases=%v", leases), func(b *testing.B) {
+	for _, c := range []struct {
+		leases  bool
+		workers int
+	}{{false, 1}, {true, 1}, {true, 2}} {
+		b.Run(fmt.Sprintf("leases=%v/workers=%d", c.leases, c.workers), func(b *testing.B) {
 			dsn := storetest.PostgresDSN(b)
 			benchEvalSnapshot(b, b.TempDir(), func(lap int) string {
 				// A fresh schema a lap, so that every lap does all the work.
@@ -229,7 +233,7 @@ func BenchmarkEvalSnapshotPostgres(b *testing.B) {
 					dsn = storetest.PostgresDSN(b)
 				}
 				return dsn
-			}, leases)
+			}, c.leases, c.workers)
 		})
 	}
 }
