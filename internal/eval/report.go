@@ -101,7 +101,7 @@ type Stats struct {
 type storedReport struct {
 	SHA256 string  `json:"sha256"`
 	Result *Result `json:"result"`
-	// retried: written since this run began (retriedSince).
+	// retried: written since this evaluator was made (retriedSince).
 	retried bool
 }
 
@@ -326,10 +326,9 @@ func (e *Evaluator) stored(ctx context.Context, task string) (storedReport, bool
 }
 
 // retriedSince reports whether a unit was written since this evaluator was
-// made:
-// with --retry-failed, a failed unit that another worker of the run retried
-// meanwhile is that worker's answer for this run, not one to retry once
-// more. (Workers on several machines compare their clocks here: NTP's
+// made: with --retry-failed, a failed unit that another worker of the run
+// retried meanwhile is that worker's answer for this run, not one to retry
+// once more. (Workers on several machines compare their clocks here: NTP's
 // milliseconds are far below the seconds a retry takes.)
 func (e *Evaluator) retriedSince(u store.Unit) bool {
 	return !u.Updated.Before(e.started)
