@@ -178,9 +178,9 @@ func (s *Store) Close() error {
 	return s.db.Close()
 }
 
-// conn is what a statement runs on: a prepared statement on SQLite, the
+// runner is what a statement runs on: a prepared statement on SQLite, the
 // pool on PostgreSQL.
-type conn interface {
+type runner interface {
 	ExecContext(ctx context.Context, args ...any) (sql.Result, error)
 	QueryContext(ctx context.Context, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, args ...any) *sql.Row
@@ -208,7 +208,7 @@ func (u unprepared) QueryRowContext(ctx context.Context, args ...any) *sql.Row {
 // stmt returns what runs query: on SQLite the statement prepared once for
 // the store's life, elsewhere (or if preparing fails, which the call will
 // then report) the pool.
-func (s *Store) stmt(ctx context.Context, query string) conn {
+func (s *Store) stmt(ctx context.Context, query string) runner {
 	if s.d.name != sqliteDialect.name {
 		return unprepared{s.db, s.d.rebind(query)}
 	}
