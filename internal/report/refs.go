@@ -2,6 +2,7 @@ package report
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -141,11 +142,15 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 		break
 	}
 	// One entry is a list when it has a URL and the text before it cites
-	// its number ("… as shown [1].\n\n[1] https://…").
-	// A numbered list with URLs is a list of references when the text
-	// before it cites most of its numbers as "[n]".
-	if bracketed >= 2 || bracketed == 1 && single != "" && start < len(blocks) && citesLabel(text[:blocks[start].start], single) ||
-		len(numbered) > 0 && start < len(blocks) && citesMost(text[:blocks[start].start], numbered) {
+	// its number ("… as shown [1].\n\n[1] https://…"); a numbered list of
+	// one-URL items is one when the text before it cites most of its
+	// numbers as "[n]".
+	found := bracketed >= 2
+	if !found && start < len(blocks) && (bracketed == 1 && single != "" || len(numbered) > 0) {
+		cited := citedNumbers(text[:blocks[start].start])
+		found = bracketed == 1 && single != "" && cited[normNumber(single)] || len(numbered) > 0 && mostIn(numbered, cited)
+	}
+	if found {
 		sections = append(sections, [2]int{start, len(blocks)})
 	}
 	for _, s := range sections {
@@ -189,34 +194,84 @@ func numberedURLItem(t string) (string, bool) {
 	return strings.TrimRight(strings.TrimSpace(t[:n]), ".)"), true
 }
 
-// citesMost reports whether text cites at least half of labels, and one.
-func citesMost(text string, labels []string) bool {
-	cited := 0
+// mostIn reports whether at least half of labels, and one, are in set.
+func mostIn(labels []string, set map[string]bool) bool {
+	n := 0
 	for _, l := range labels {
-		if citesLabel(text, l) {
-			cited++
+		if set[normNumber(l)] {
+			n++
 		}
 	}
-	return cited > 0 && 2*cited >= len(labels)
+	return n > 0 && 2*n >= len(labels)
 }
 
-// citesLabel reports whether text holds the marker "[label]" or
-// "【label】" outside a link ("[1](url)" and "[[1]](url)" are links to
-// their own URL, not citations of a list).
-func citesLabel(text, label string) bool {
-	for _, m := range []string{"[" + label + "]", "【" + label + "】"} {
-		for i := strings.Index(text, m); i >= 0; {
-			if !strings.HasPrefix(text[i+len(m):], "(") && !strings.HasPrefix(text[i+len(m):], "](") {
-				return true
-			}
-			k := strings.Index(text[i+len(m):], m)
-			if k < 0 {
-				break
-			}
-			i += len(m) + k
+// normNumber writes a numeric label without leading zeros ("07" → "7").
+func normNumber(l string) string {
+	if n, err := strconv.Atoi(l); err == nil {
+		return strconv.Itoa(n)
+	}
+	return l
+}
+
+// maxRange caps the numbers a cited range "[n-m]" stands for.
+const maxRange = 1000
+
+// citedNumbers returns the numbers text cites as markers, in one pass:
+// "[3]", "[3, 5]", "[3-5]", "【3】". Links to their own URL ("[3](url)",
+// "[[3]](url)") are not citations of a list.
+func citedNumbers(text string) map[string]bool {
+	set := map[string]bool{}
+	for i := 0; i < len(text); i++ {
+		open, close := "[", "]"
+		switch {
+		case text[i] == '[':
+		case strings.HasPrefix(text[i:], "【"):
+			open, close = "【", "】"
+		default:
+			continue
+		}
+		body := text[i+len(open):]
+		end := strings.Index(body[:min(len(body), 40+len(close))], close) // bounded: linear in text
+		if end <= 0 {
+			continue
+		}
+		after := body[end+len(close):]
+		if open == "[" && (strings.HasPrefix(after, "(") || i > 0 && text[i-1] == '[' && strings.HasPrefix(after, "](")) {
+			continue
+		}
+		nums, ok := markerNumbers(body[:end])
+		if !ok {
+			continue
+		}
+		for _, n := range nums {
+			set[strconv.Itoa(n)] = true
 		}
 	}
-	return false
+	return set
+}
+
+// markerNumbers reads the inside of a numeric marker: numbers separated by
+// commas, with ranges ("1, 3-5", "2–4").
+func markerNumbers(s string) ([]int, bool) {
+	var out []int
+	for part := range strings.SplitSeq(s, ",") {
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(strings.ReplaceAll(part, "–", "-"), "-")
+		a, err := strconv.Atoi(strings.TrimSpace(lo))
+		if err != nil || a < 0 {
+			return nil, false
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil || b < a || b-a > maxRange {
+				return nil, false
+			}
+		}
+		for n := a; n <= b; n++ {
+			out = append(out, n)
+		}
+	}
+	return out, len(out) > 0
 }
 
 // proseCitingMany reports whether a block in a reference section is a
