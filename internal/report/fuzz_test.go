@@ -3,6 +3,7 @@ package report
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -48,5 +49,31 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("Decode(%q, %q) returned empty text without error", name, data)
 		}
 		Parse(text)
+	})
+}
+
+// FuzzBracketTable: matching a block's brackets in one pass gives the
+// links the one-bracket-at-a-time search gives, at every '['.
+func FuzzBracketTable(f *testing.F) {
+	for _, s := range []string{
+		"[a](http://x) [[1]](http://y) \\[no](z) [b]\n\n[c](d)",
+		"[ [[ [1] ]( x) \\\\[e](f) `[g](h)` ![i](j)",
+		"[" + strings.Repeat("x", maxLinkText) + "](http://far)",
+		"[a\\](b)](http://c) [x]\n[y](z)",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		table := matchBrackets(text, 0, len(text))
+		for i := 0; i < len(text); i++ {
+			if text[i] != '[' {
+				continue
+			}
+			want, wok := parseInlineLink(text, i, len(text))
+			got, gok := linkByTable(text, table, 0, i, len(text))
+			if wok != gok || want != got {
+				t.Fatalf("link at %d of %q: by table %+v, %v; by search %+v, %v", i, text, got, gok, want, wok)
+			}
+		}
 	})
 }

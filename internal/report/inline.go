@@ -38,13 +38,15 @@ type scanner struct {
 	spans     []span
 
 	// Author–year markers (authoryear.go).
-	ay         ayIndex // entries by year; nil when no entry names authors and a year
-	blockStart int     // start of the block being scanned
-	ayFloor    int     // end of the last author–year citation
-	ayMatched  bool    // some author–year marker matched a list entry
-	ayPending  []ayPending
-	ayToks     []ayTok
-	ayCands    []int
+	ay          ayIndex // entries by year; nil when no entry names authors and a year
+	blockStart  int     // start of the block being scanned
+	brackets    []int32 // matchBrackets of the block, made once searching costs more
+	bracketWork int     // bytes the block's bracket searches have read
+	ayFloor     int     // end of the last author–year citation
+	ayMatched   bool    // some author–year marker matched a list entry
+	ayPending   []ayPending
+	ayToks      []ayTok
+	ayCands     []int
 }
 
 // inlineLink is a parsed markdown link or image.
@@ -58,7 +60,7 @@ type inlineLink struct {
 // scanBlock scans text[start:end] for citation markers.
 func (s *scanner) scanBlock(start, end int) {
 	text, low := s.text, s.low
-	s.blockStart = start
+	s.blockStart, s.brackets, s.bracketWork = start, nil, 0
 	for i := start; i < end; {
 		c := text[i]
 		switch {
@@ -78,7 +80,7 @@ func (s *scanner) scanBlock(start, end int) {
 			i = n
 			continue
 		case c == '!' && i+1 < end && text[i+1] == '[':
-			if l, ok := parseInlineLink(text, i+1, end); ok {
+			if l, ok := s.inlineLink(i+1, end); ok {
 				s.spans = append(s.spans, span{start: i, end: l.end})
 				i = l.end
 				continue
@@ -200,7 +202,7 @@ func (s *scanner) bracket(i, end int) int {
 			return i + j + 1
 		}
 	}
-	if l, ok := parseInlineLink(text, i, end); ok {
+	if l, ok := s.inlineLink(i, end); ok {
 		inner := text[l.textStart:l.textEnd]
 		switch {
 		case l.isURL:
@@ -537,9 +539,58 @@ func (s *scanner) oldArXiv(slash, end int) {
 	s.add(claimtrace.Citation{Marker: s.text[start:j], Kind: claimtrace.KindArXiv, ArXivID: id, Start: start, End: j}, -1)
 }
 
+// inlineLink parses the markdown link at the '[' at i of the block ending
+// at end. Brackets are searched one at a time until that has read more than
+// twice the block, then matched through the block's table: ordinary text
+// never pays for the table, a paragraph of unclosed brackets stays linear.
+func (s *scanner) inlineLink(i, end int) (inlineLink, bool) {
+	size := end - s.blockStart
+	if len(s.brackets) == size && i >= s.blockStart && i < end {
+		return linkByTable(s.text, s.brackets, s.blockStart, i, end)
+	}
+	j, ok := closeBracket(s.text, i, end)
+	if ok {
+		s.bracketWork += j - i
+	} else {
+		s.bracketWork += min(end, i+maxLinkText) - i
+	}
+	// Searching has cost more than a pass over the block: the block's
+	// brackets are matched in one pass from now on.
+	if s.bracketWork > 2*size && i >= s.blockStart {
+		s.brackets = matchBrackets(s.text, s.blockStart, end)
+	}
+	if !ok {
+		return inlineLink{}, false
+	}
+	return inlineLinkAt(s.text, i, j, end)
+}
+
+// linkByTable is parseInlineLink with the bracket at i matched through
+// the table matchBrackets made of text[start:end].
+func linkByTable(text string, table []int32, start, i, end int) (inlineLink, bool) {
+	switch j := int(table[i-start]); {
+	case j == 0:
+		return parseInlineLink(text, i, end)
+	case j < 0 || j >= i+maxLinkText:
+		return inlineLink{}, false
+	default:
+		return inlineLinkAt(text, i, j, end)
+	}
+}
+
 // parseInlineLink parses a markdown link "[text](dest "title")" starting
 // at the '[' at i.
 func parseInlineLink(text string, i, end int) (inlineLink, bool) {
+	j, ok := closeBracket(text, i, end)
+	if !ok {
+		return inlineLink{}, false
+	}
+	return inlineLinkAt(text, i, j, end)
+}
+
+// closeBracket finds the ']' closing the '[' at i: brackets nest,
+// backslashes escape, a blank line or maxLinkText bytes end the search.
+func closeBracket(text string, i, end int) (int, bool) {
 	depth := 0
 	lim := min(end, i+maxLinkText)
 	j := i
@@ -554,14 +605,50 @@ func parseInlineLink(text string, i, end int) (inlineLink, bool) {
 			depth--
 		case '\n':
 			if j+1 < lim && text[j+1] == '\n' {
-				return inlineLink{}, false
+				return 0, false
 			}
 		}
 		if depth == 0 {
 			break
 		}
 	}
-	if j >= lim || depth != 0 || j+1 >= end || text[j+1] != '(' {
+	return j, j < lim && depth == 0
+}
+
+// matchBrackets matches the brackets of text[start:end] in one pass, with
+// closeBracket's rules: close[p-start] is the ']' closing the '[' at p, -1
+// when none does (before a blank line), 0 when p holds no '[' or one this
+// pass reads as escaped (closeBracket then decides). A paragraph of
+// thousands of unclosed brackets so costs linear time, not maxLinkText
+// bytes a bracket.
+func matchBrackets(text string, start, end int) []int32 {
+	close := make([]int32, end-start)
+	var open []int32
+	for j := start; j < end; j++ {
+		switch text[j] {
+		case '\\':
+			j++
+		case '[':
+			close[j-start] = -1
+			open = append(open, int32(j))
+		case ']':
+			if n := len(open); n > 0 {
+				close[int(open[n-1])-start] = int32(j)
+				open = open[:n-1]
+			}
+		case '\n':
+			if j+1 < end && text[j+1] == '\n' {
+				open = open[:0]
+			}
+		}
+	}
+	return close
+}
+
+// inlineLinkAt parses the rest of a link whose text runs from the '[' at i
+// to the ']' at j.
+func inlineLinkAt(text string, i, j, end int) (inlineLink, bool) {
+	if j+1 >= end || text[j+1] != '(' {
 		return inlineLink{}, false
 	}
 	l := inlineLink{textStart: i + 1, textEnd: j}

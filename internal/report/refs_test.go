@@ -65,3 +65,15 @@ func BenchmarkParseLongHeaderlessList(b *testing.B) {
 		Parse(text)
 	}
 }
+
+// BenchmarkParseUnclosedBrackets parses a paragraph of 60,000 brackets
+// that never close: each would otherwise be searched maxLinkText bytes
+// ahead; the block's one-pass bracket table, made once searching costs more,
+// keeps it linear.
+func BenchmarkParseUnclosedBrackets(b *testing.B) {
+	text := strings.Repeat("[ [[ [1 word ", 20000) + "."
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Parse(text)
+	}
+}
