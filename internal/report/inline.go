@@ -276,13 +276,35 @@ func (s *scanner) entryFor(label string) int {
 // numberGroup parses "[3]", "[3, 5]", "[3-5]", "[3; 7]", "[4†source]" (and
 // with open/close "【】") at i. Each number becomes a numbered citation
 // spanning the whole group. A group is rejected when it holds a number
-// above 999 that no entry resolves (a year, "[2020]") or a range that is
-// reversed or wider than 50 ("[41-23]").
+// above 999 that no entry resolves (a year, "[2020]"), or when
+// readNumberGroup rejects it.
 func (s *scanner) numberGroup(i, end int, open, close rune) int {
-	text := s.text
+	nums, stop, ok := readNumberGroup(s.text, i, end, open, close)
+	if !ok {
+		return i
+	}
+	for _, n := range nums {
+		v, _ := strconv.Atoi(n)
+		if v > 999 {
+			if _, ok := s.byLabel[n]; !ok {
+				return i
+			}
+		}
+	}
+	for _, n := range nums {
+		s.add(claimtrace.Citation{Marker: "[" + n + "]", Kind: claimtrace.KindNumbered, Start: i, End: stop}, s.entryFor(n))
+	}
+	return stop
+}
+
+// readNumberGroup reads the numeric marker opening at i ("[3]", "[3, 5]",
+// "[3-5]", "[3; 7]", "【4†source】"): its numbers, without leading zeros,
+// and its end. It is not one when it is a link ("[3](url)"), a definition
+// ("[3]: …" at a line start), holds anything else, or a range that is
+// reversed or wider than 50 ("[41-23]").
+func readNumberGroup(text string, i, end int, open, close rune) (nums []string, stop int, ok bool) {
 	j := i + utf8.RuneLen(open)
 	lim := min(end, i+maxMarkerLen)
-	var nums []string
 	cur := -1
 	rangeFrom := -1
 	for j < lim {
@@ -294,12 +316,12 @@ func (s *scanner) numberGroup(i, end int, open, close rune) int {
 				k++
 			}
 			if k-j > 5 {
-				return i
+				return nil, 0, false
 			}
 			n, _ := strconv.Atoi(text[j:k])
 			if rangeFrom >= 0 {
 				if n < rangeFrom || n-rangeFrom > 50 {
-					return i
+					return nil, 0, false
 				}
 				for m := rangeFrom + 1; m <= n; m++ {
 					nums = append(nums, strconv.Itoa(m))
@@ -315,47 +337,36 @@ func (s *scanner) numberGroup(i, end int, open, close rune) int {
 			cur = -1
 		case r == '-' || r == '–' || r == '—' || r == '~':
 			if cur < 0 {
-				return i
+				return nil, 0, false
 			}
 			rangeFrom = cur
 			cur = -1
 		case r == '†' || r == ':':
 			// "【4†source】", "【4:2†source】": keep the first number, skip to the close.
 			if len(nums) == 0 {
-				return i
+				return nil, 0, false
 			}
 			k := strings.IndexRune(text[j:lim], close)
 			if k < 0 {
-				return i
+				return nil, 0, false
 			}
 			j += k
 			continue
 		case r == close:
 			if len(nums) == 0 || rangeFrom >= 0 {
-				return i
+				return nil, 0, false
 			}
 			stop := j + size
 			if close == ']' && stop < end && (text[stop] == '(' || (text[stop] == ':' && lineStartBefore(text, i))) {
-				return i
+				return nil, 0, false
 			}
-			for _, n := range nums {
-				v, _ := strconv.Atoi(n)
-				if v > 999 {
-					if _, ok := s.byLabel[n]; !ok {
-						return i
-					}
-				}
-			}
-			for _, n := range nums {
-				s.add(claimtrace.Citation{Marker: "[" + n + "]", Kind: claimtrace.KindNumbered, Start: i, End: stop}, s.entryFor(n))
-			}
-			return stop
+			return nums, stop, true
 		default:
-			return i
+			return nil, 0, false
 		}
 		j += size
 	}
-	return i
+	return nil, 0, false
 }
 
 // lenticular handles "【n】" markers.

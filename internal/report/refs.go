@@ -2,7 +2,6 @@ package report
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -148,7 +147,7 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 	found := bracketed >= 2
 	if !found && start < len(blocks) && (bracketed == 1 && single != "" || len(numbered) > 0) {
 		cited := citedNumbers(text[:blocks[start].start])
-		found = bracketed == 1 && single != "" && cited[normNumber(single)] || len(numbered) > 0 && mostIn(numbered, cited)
+		found = bracketed == 1 && single != "" && mostIn([]string{single}, cited) || len(numbered) > 0 && mostIn(numbered, cited)
 	}
 	if found {
 		sections = append(sections, [2]int{start, len(blocks)})
@@ -198,80 +197,36 @@ func numberedURLItem(t string) (string, bool) {
 func mostIn(labels []string, set map[string]bool) bool {
 	n := 0
 	for _, l := range labels {
-		if set[normNumber(l)] {
+		if k, ok := numberLabel(l); ok && set[k] {
 			n++
 		}
 	}
 	return n > 0 && 2*n >= len(labels)
 }
 
-// normNumber writes a numeric label without leading zeros ("07" → "7").
-func normNumber(l string) string {
-	if n, err := strconv.Atoi(l); err == nil {
-		return strconv.Itoa(n)
-	}
-	return l
-}
-
-// maxRange caps the numbers a cited range "[n-m]" stands for.
-const maxRange = 1000
-
-// citedNumbers returns the numbers text cites as markers, in one pass:
-// "[3]", "[3, 5]", "[3-5]", "【3】". Links to their own URL ("[3](url)",
-// "[[3]](url)") are not citations of a list.
+// citedNumbers returns the numbers text cites as numeric markers (the
+// scanner's readNumberGroup: "[3]", "[3, 5]", "[3-5]", "【3】"), in one pass.
+// "[[3]](url)" links its own URL and cites no list.
 func citedNumbers(text string) map[string]bool {
 	set := map[string]bool{}
 	for i := 0; i < len(text); i++ {
-		open, close := "[", "]"
+		open, close := '[', ']'
 		switch {
 		case text[i] == '[':
 		case strings.HasPrefix(text[i:], "【"):
-			open, close = "【", "】"
+			open, close = '【', '】'
 		default:
 			continue
 		}
-		body := text[i+len(open):]
-		end := strings.Index(body[:min(len(body), 40+len(close))], close) // bounded: linear in text
-		if end <= 0 {
-			continue
-		}
-		after := body[end+len(close):]
-		if open == "[" && (strings.HasPrefix(after, "(") || i > 0 && text[i-1] == '[' && strings.HasPrefix(after, "](")) {
-			continue
-		}
-		nums, ok := markerNumbers(body[:end])
-		if !ok {
+		nums, stop, ok := readNumberGroup(text, i, len(text), open, close)
+		if !ok || open == '[' && i > 0 && text[i-1] == '[' && strings.HasPrefix(text[stop:], "](") {
 			continue
 		}
 		for _, n := range nums {
-			set[strconv.Itoa(n)] = true
+			set[n] = true
 		}
 	}
 	return set
-}
-
-// markerNumbers reads the inside of a numeric marker: numbers separated by
-// commas, with ranges ("1, 3-5", "2–4").
-func markerNumbers(s string) ([]int, bool) {
-	var out []int
-	for part := range strings.SplitSeq(s, ",") {
-		part = strings.TrimSpace(part)
-		lo, hi, isRange := strings.Cut(strings.ReplaceAll(part, "–", "-"), "-")
-		a, err := strconv.Atoi(strings.TrimSpace(lo))
-		if err != nil || a < 0 {
-			return nil, false
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil || b < a || b-a > maxRange {
-				return nil, false
-			}
-		}
-		for n := a; n <= b; n++ {
-			out = append(out, n)
-		}
-	}
-	return out, len(out) > 0
 }
 
 // proseCitingMany reports whether a block in a reference section is a
