@@ -20,6 +20,7 @@ import (
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/analysis"
 	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/prompts"
 	"github.com/claimtrace/claimtrace/internal/report"
@@ -296,18 +297,7 @@ type qualityOutput struct {
 	Model   string                 `json:"model"`
 	Prompt  string                 `json:"prompt_hash"`
 	Systems []*analysis.QualityRun `json:"systems"`
-	LLM     llmTotalsOut           `json:"llm"`
-}
-
-// llmTotalsOut totals the run's model calls.
-type llmTotalsOut struct {
-	Calls        int64   `json:"calls"`
-	CacheHits    int64   `json:"cache_hits"`
-	Failed       int64   `json:"failed"`
-	InputTokens  int64   `json:"input_tokens"`
-	OutputTokens int64   `json:"output_tokens"`
-	CostUSD      float64 `json:"cost_usd"`
-	Error        string  `json:"error,omitempty"` // the totals could not be read
+	LLM     eval.LLMSection        `json:"llm"`
 }
 
 func (a *app) runQuality(ctx context.Context, f qualityFlags) error {
@@ -398,11 +388,7 @@ func (a *app) runQuality(ctx context.Context, f qualityFlags) error {
 		}
 		out.Systems = append(out.Systems, run)
 	}
-	if t, err := st.LLMTotals(ctx, runID); err != nil {
-		out.LLM.Error = err.Error()
-	} else {
-		out.LLM = llmTotalsOut{Calls: t.Calls, CacheHits: t.CacheHits, Failed: t.Failed, InputTokens: t.InputTokens, OutputTokens: t.OutputTokens, CostUSD: t.Cost}
-	}
+	out.LLM = eval.LLMTotals(ctx, st, runID)
 	if f.out != "" {
 		if err := writeJSONFile(f.out, out); err != nil {
 			return err
@@ -467,8 +453,7 @@ func printQuality(w io.Writer, out qualityOutput, file string) {
 			fmt.Fprintf(w, "skipped %s %s\n", r.System, s)
 		}
 	}
-	fmt.Fprintf(w, "model calls: %d sent, %d from the cache, %d failed; %d input and %d output tokens; $%.4f\n",
-		out.LLM.Calls, out.LLM.CacheHits, out.LLM.Failed, out.LLM.InputTokens, out.LLM.OutputTokens, out.LLM.CostUSD)
+	printModelCalls(w, out.LLM)
 	if file != "" {
 		fmt.Fprintf(w, "wrote %s\n", file)
 	}

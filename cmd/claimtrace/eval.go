@@ -275,12 +275,8 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 	}
 	fmt.Fprintf(w, "provenance (τ = %.2f): PCov %s, PSnd %s, CTran %s (%d report(s) with conflicting sources), AEff proxy %s nodes a claim\n",
 		s.AAR.Tau, pct(s.AAR.PCov), pct(s.AAR.PSnd), pct(s.AAR.CTran), s.AAR.ReportsWithConflicts, num(s.AAR.AEffProxy))
-	switch l := s.LLM; {
-	case l.Error != "":
-		fmt.Fprintf(w, "model calls: unknown (%s)\n", l.Error)
-	case l.Calls > 0 || l.CacheHits > 0 || l.Failed > 0:
-		fmt.Fprintf(w, "model calls: %d sent, %d from the cache, %d failed; %d input and %d output tokens; $%.4f\n",
-			l.Calls, l.CacheHits, l.Failed, l.InputTokens, l.OutputTokens, l.CostUSD)
+	if l := s.LLM; l.Error != "" || l.Calls > 0 || l.CacheHits > 0 || l.Failed > 0 {
+		printModelCalls(w, l)
 	}
 	for _, fl := range s.Failures {
 		fmt.Fprintf(w, "FAILED %s: %s\n", fl.Task, fl.Err)
@@ -288,6 +284,16 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 	if out != "" {
 		fmt.Fprintf(w, "\nwrote %s/summary.json and %s/reports/<task_id>.json\n", strings.TrimRight(out, "/"), strings.TrimRight(out, "/"))
 	}
+}
+
+// printModelCalls prints a run's model calls, or why they are unknown.
+func printModelCalls(w io.Writer, l eval.LLMSection) {
+	if l.Error != "" {
+		fmt.Fprintf(w, "model calls: unknown (%s)\n", l.Error)
+		return
+	}
+	fmt.Fprintf(w, "model calls: %d sent, %d from the cache, %d failed; %d input and %d output tokens; $%.4f\n",
+		l.Calls, l.CacheHits, l.Failed, l.InputTokens, l.OutputTokens, l.CostUSD)
 }
 
 func pct(v *float64) string {

@@ -88,6 +88,16 @@ type LLMSection struct {
 	Error string `json:"error,omitempty"`
 }
 
+// LLMTotals reads the model calls of run from st; when they cannot be
+// read, the section says why instead of showing zeros.
+func LLMTotals(ctx context.Context, st *store.Store, run string) LLMSection {
+	t, err := st.LLMTotals(ctx, run)
+	if err != nil {
+		return LLMSection{Error: err.Error()}
+	}
+	return LLMSection{Calls: t.Calls, InputTokens: t.InputTokens, OutputTokens: t.OutputTokens, CacheHits: t.CacheHits, Failed: t.Failed, CostUSD: t.Cost}
+}
+
 // ReportLine is one report's headline figures.
 type ReportLine struct {
 	Task      string   `json:"task_id"`
@@ -176,10 +186,6 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 	s.AAR = AARSection{Tau: e.opts.Tau, PCov: pcov.Value(), PSnd: psnd.Value(), CTran: ctran.Value(), AEffProxy: aeff.Value(),
 		MicroPCov: bench.Ratio(float64(complete), float64(claims)), MicroPSnd: bench.Ratio(float64(sound), float64(cpairs)),
 		ReportsWithConflicts: ctran.N()}
-	if t, err := e.opts.Store.LLMTotals(ctx, e.run); err != nil {
-		s.LLM.Error = err.Error()
-	} else {
-		s.LLM = LLMSection{Calls: t.Calls, InputTokens: t.InputTokens, OutputTokens: t.OutputTokens, CacheHits: t.CacheHits, Failed: t.Failed, CostUSD: t.Cost}
-	}
+	s.LLM = LLMTotals(ctx, e.opts.Store, e.run)
 	return s
 }
