@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -30,15 +31,29 @@ import (
 // contradictions, compute AAR metrics, store, write.
 func BenchmarkEvalSnapshot(b *testing.B) {
 	dir := b.TempDir()
-	benchEvalSnapshot(b, dir, func(i int) string { return filepath.Join(dir, fmt.Sprintf("b%d.db", i)) }, false, 1)
+	benchEvalSnapshot(b, dir, func(i int) string { return filepath.Join(dir, fmt.Sprintf("b%d.db", i)) }, benchSetup{workers: 1})
 }
 
 // benchEvalSnapshot runs the BenchmarkEvalSnapshot laps, each on a fresh
 // store opened from dsn(lap) (opening it is not timed).
-// benchEvalSnapshot runs the pipeline over the 100 Onyx reports, with
-// workers evaluators sharing one run (each with a store of its own on the
-// database dsn gives) when workers > 1.
-func benchEvalSnapshot(b *testing.B, dir string, dsn func(lap int) string, leases bool, workers int) {
+// benchSetup is how a pipeline benchmark runs: leases as `claimtrace eval`
+// takes them on PostgreSQL, the number of evaluators sharing the run (each
+// with a store of its own on the one database), and the mode ("live"
+// leases sources too; the fetcher reads the snapshot either way).
+type benchSetup struct {
+	leases  bool
+	workers int
+	mode    string
+}
+
+func (s benchSetup) String() string {
+	return fmt.Sprintf("leases=%v/workers=%d/mode=%s", s.leases, s.workers, cmp.Or(s.mode, "offline"))
+}
+
+// benchEvalSnapshot runs the pipeline over the 100 Onyx reports as setup
+// says, on the database dsn gives a lap.
+func benchEvalSnapshot(b *testing.B, dir string, dsn func(lap int) string, setup benchSetup) {
+	leases, workers, mode := setup.leases, setup.workers, cmp.Or(setup.mode, "offline")
 	src := sharedtest.Dir(b, "reports/onyx-drb/report_logs")
 	ds, reportsDir, snapDir, urls := buildEvalFixture(b, src, dir)
 	snap, err := fetch.OpenSnapshot(snapDir)
@@ -78,7 +93,7 @@ func benchEvalSnapshot(b *testing.B, dir string, dsn func(lap int) string, lease
 		for w, st := range stores {
 			opts := Options{
 				Dataset: ds, ReportsDir: reportsDir, OutDir: filepath.Join(dir, fmt.Sprintf("out%d-%d", i, w)),
-				Mode: "offline", Snapshot: snapDir, Store: st, Concurrency: 4,
+				Mode: mode, Snapshot: snapDir, Store: st, Concurrency: 4,
 				Fetcher: fetch.New(fetch.Options{Offline: true, Snapshot: snap, Canon: canon}),
 				Judge:   offline, JudgeName: "offline", CheckWorthy: judge.CheckWorthy, Detector: prov.Offline{},
 			}

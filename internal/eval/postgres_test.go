@@ -218,14 +218,13 @@ func TestWorkersShareAPostgresStore(t *testing.T) {
 // BenchmarkEvalSnapshotPostgres is BenchmarkEvalSnapshot (bench_test.go)
 // with a PostgreSQL store: the whole default offline pipeline over the 100
 // real Onyx reports, every unit written to PostgreSQL; "leases" takes the
-// report leases `claimtrace eval` takes on PostgreSQL, and "workers=2" runs
-// two evaluators of the run side by side, as two processes would.
+// report leases `claimtrace eval` takes on PostgreSQL, "live" the source
+// leases too (what they would cost where reading a source is cheap: the
+// reason offline runs do not take them), and "workers=2" runs two
+// evaluators of the run side by side, as two processes would.
 func BenchmarkEvalSnapshotPostgres(b *testing.B) {
-	for _, c := range []struct {
-		leases  bool
-		workers int
-	}{{false, 1}, {true, 1}, {true, 2}} {
-		b.Run(fmt.Sprintf("leases=%v/workers=%d", c.leases, c.workers), func(b *testing.B) {
+	for _, c := range []benchSetup{{false, 1, ""}, {true, 1, ""}, {true, 1, "live"}, {true, 2, ""}} {
+		b.Run(c.String(), func(b *testing.B) {
 			dsn := storetest.PostgresDSN(b)
 			benchEvalSnapshot(b, b.TempDir(), func(lap int) string {
 				// A fresh schema a lap, so that every lap does all the work.
@@ -233,7 +232,7 @@ func BenchmarkEvalSnapshotPostgres(b *testing.B) {
 					dsn = storetest.PostgresDSN(b)
 				}
 				return dsn
-			}, c.leases, c.workers)
+			}, c)
 		})
 	}
 }
