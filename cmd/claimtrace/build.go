@@ -62,9 +62,11 @@ func (f *buildFlags) addSources(fs *pflag.FlagSet) {
 	fs.StringVar(&f.arxivBase, "arxiv-base", build.DefaultArXivBase, "e-print base URL; the arXiv id is appended")
 	fs.DurationVar(&f.interval, "interval", 3*time.Second, "minimum time between downloads (arXiv asks bulk clients for 3s)")
 	fs.Int64Var(&f.maxBytes, "max-download-bytes", 256<<20, "largest e-print downloaded")
-	fs.IntVar(&f.limits.MaxFiles, "max-files", 5000, "most files extracted from one e-print")
+	fs.IntVar(&f.limits.MaxEntries, "max-entries", 5000, "most entries (files, folders, links) read from one e-print")
+	fs.IntVar(&f.limits.MaxEntries, "max-files", 5000, "")
+	fs.MarkDeprecated("max-files", "use --max-entries: folders and links count too")
 	fs.Int64Var(&f.limits.MaxFileBytes, "max-file-bytes", 64<<20, "largest file extracted from an e-print")
-	fs.Int64Var(&f.limits.MaxTotalBytes, "max-total-bytes", 512<<20, "most bytes extracted from one e-print")
+	fs.Int64Var(&f.limits.MaxTotalBytes, "max-total-bytes", 512<<20, "most bytes written to disk for one e-print (file data, 4 KiB a folder)")
 }
 
 func (f *buildFlags) addSample(fs *pflag.FlagSet) {
