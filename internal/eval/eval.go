@@ -66,6 +66,9 @@ type Options struct {
 	FetchConcurrency int
 	// RetryFailed recomputes failed units and the reports that used them.
 	RetryFailed bool
+	// MaxReportBytes lowers the size limit on a report file (default and
+	// ceiling report.MaxReportBytes); a report over it fails unread.
+	MaxReportBytes int64
 	// Mode names how sources are reached ("offline", "snapshot", "live"); it
 	// is part of the run identity.
 	Mode     string
