@@ -46,6 +46,10 @@ func LoadDataset(dir string) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A named pipe is never opened: opening one waits for a writer.
+	if fi, err := os.Stat(taskPath); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("dataset %s: %w: not a regular file (%s)", taskPath, claimtrace.ErrInvalid, fi.Mode().Type())
+	}
 	f, err := os.Open(taskPath)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
@@ -130,6 +134,10 @@ func (d *Dataset) Task(id string) (claimtrace.Task, bool) {
 // GT reads the ground-truth references of task id.
 func (d *Dataset) GT(id string) ([]claimtrace.Reference, error) {
 	p := filepath.Join(d.GTPath, id+".jsonl")
+	// A named pipe is never opened: opening one waits for a writer.
+	if fi, err := os.Stat(p); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("ground truth of %s: %w: %s is not a regular file (%s)", id, claimtrace.ErrInvalid, p, fi.Mode().Type())
+	}
 	f, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("ground truth of %s: %w: %s is missing", id, claimtrace.ErrNotFound, p)

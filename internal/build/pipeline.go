@@ -164,11 +164,14 @@ func (b *Builder) Select(ctx context.Context, opt SelectOptions) (*Report, error
 	}
 	m := newManifest(StageSelect, b.tool(), b.now())
 	m.Inputs, m.Params, m.Output = []Input{in}, params, "build/select.jsonl"
-	file, err := os.Open(opt.Snapshot)
+	file, err := openInput(ctx, opt.Snapshot)
 	if err != nil {
 		return nil, fmt.Errorf("open snapshot: %w", err)
 	}
 	defer file.Close()
+	// A read from a pipe whose writer is silent waits too: closing the
+	// file ends it.
+	defer context.AfterFunc(ctx, func() { file.Close() })()
 	var src io.Reader = file
 	prog := b.progress(StageSelect, in.Bytes)
 	if prog != nil {
@@ -179,6 +182,9 @@ func (b *Builder) Select(ctx context.Context, opt SelectOptions) (*Report, error
 	}
 	r, err := arxivsnap.NewReader(src, opt.Snapshot)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, err
 	}
 	out := b.path("select.jsonl")
@@ -203,6 +209,9 @@ func (b *Builder) Select(ctx context.Context, opt SelectOptions) (*Report, error
 		err = cerr
 	}
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, fmt.Errorf("select: %w", err)
 	}
 	if err := os.Rename(tmp.Name(), out); err != nil {
@@ -219,6 +228,33 @@ func (b *Builder) Select(ctx context.Context, opt SelectOptions) (*Report, error
 		return nil, err
 	}
 	return &Report{Stage: StageSelect, Manifest: m}, nil
+}
+
+// openInput opens a stage input that may be a named pipe (a snapshot
+// streamed from zcat). Opening a pipe waits for a writer, and the wait
+// cannot be interrupted: it is left to a goroutine, abandoned when ctx
+// ends, which closes the file should a writer ever come.
+func openInput(ctx context.Context, path string) (*os.File, error) {
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(path)
+		ch <- opened{f, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.f, o.err
+	case <-ctx.Done():
+		go func() {
+			if o := <-ch; o.f != nil {
+				o.f.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
 }
 
 // papers reads the selected records.

@@ -32,7 +32,7 @@ func ReadFile(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	if err := regular(path, fi); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w; give a regular file", err)
 	}
 	if fi.Size() > max {
 		return nil, tooLarge(path, fi.Size(), max)
@@ -47,7 +47,7 @@ func ReadFile(path string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := regular(path, fi); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w; give a regular file", err)
 	}
 	if fi.Size() > max {
 		return nil, tooLarge(path, fi.Size(), max)
@@ -63,23 +63,50 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// NotRegularError is an input that is not a regular file: a folder, a
+// named pipe, a device or a socket. It matches claimtrace.ErrInvalid.
+type NotRegularError struct {
+	Path string
+	// Kind says what the file is ("a named pipe (FIFO)").
+	Kind string
+}
+
+func (e *NotRegularError) Error() string {
+	return e.Path + " is " + e.Kind + ", not a regular file"
+}
+
+// Is makes errors.Is(err, claimtrace.ErrInvalid) hold.
+func (e *NotRegularError) Is(target error) bool { return target == claimtrace.ErrInvalid }
+
+// Regular returns nil when path is a regular file or a link to one, a
+// *NotRegularError when it is something else, or the error of stat. It
+// never opens the file, so it cannot block on a named pipe: a folder
+// listing checks its entries with it before reading any.
+func Regular(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	return regular(path, fi)
+}
+
 // regular refuses anything but a regular file, naming what it is.
 func regular(path string, fi fs.FileInfo) error {
 	m := fi.Mode()
-	what := "a special file (" + m.Type().String() + ")"
+	kind := "a special file (" + m.Type().String() + ")"
 	switch {
 	case m.IsRegular():
 		return nil
 	case m.IsDir():
-		what = "a folder"
+		kind = "a folder"
 	case m&fs.ModeNamedPipe != 0:
-		what = "a named pipe (FIFO)"
+		kind = "a named pipe (FIFO)"
 	case m&fs.ModeSocket != 0:
-		what = "a socket"
+		kind = "a socket"
 	case m&fs.ModeDevice != 0:
-		what = "a device"
+		kind = "a device"
 	}
-	return fmt.Errorf("%s is %s, not a regular file; give a regular file: %w", path, what, claimtrace.ErrInvalid)
+	return &NotRegularError{Path: path, Kind: kind}
 }
 
 func tooLarge(path string, size, max int64) error {

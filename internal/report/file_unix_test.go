@@ -57,6 +57,13 @@ func TestReadFileSpecial(t *testing.T) {
 			}
 		}
 	}
+	var nr *NotRegularError
+	if err := Regular(fifo); !errors.As(err, &nr) || nr.Kind != "a named pipe (FIFO)" || !errors.Is(err, claimtrace.ErrInvalid) {
+		t.Errorf("Regular(fifo) = %v, want a NotRegularError for a named pipe", err)
+	}
+	if err := Regular(filepath.Join(dir, "good.md")); err != nil {
+		t.Errorf("Regular(link to a file) = %v", err)
+	}
 	if b, err := ReadFile(filepath.Join(dir, "good.md"), 100); err != nil || string(b) != "text" {
 		t.Errorf("ReadFile(link to a file) = %q, %v", b, err)
 	}
