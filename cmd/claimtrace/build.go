@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -274,11 +275,13 @@ DIR/build/select.jsonl and its manifest instead.`,
 			}
 			src, name, size := a.stdin, "stdin", int64(0)
 			if snapshot != "-" {
-				file, err := os.Open(snapshot)
+				file, err := build.OpenInput(ctx, snapshot)
 				if err != nil {
 					return fmt.Errorf("open snapshot: %w", err)
 				}
 				defer file.Close()
+				// A named pipe whose writer is silent: closing ends the read.
+				defer context.AfterFunc(ctx, func() { file.Close() })()
 				if fi, err := file.Stat(); err == nil && fi.Mode().IsRegular() {
 					size = fi.Size()
 				}
@@ -292,7 +295,7 @@ DIR/build/select.jsonl and its manifest instead.`,
 			}
 			in, err := arxivsnap.NewReader(src, name)
 			if err != nil {
-				return err
+				return cmp.Or(ctx.Err(), err)
 			}
 			var w io.Writer = a.stdout
 			var outFile *os.File
@@ -318,7 +321,7 @@ DIR/build/select.jsonl and its manifest instead.`,
 				}
 			}
 			if err != nil {
-				return err
+				return cmp.Or(ctx.Err(), err)
 			}
 			elapsed := time.Since(start)
 			if out != "" {

@@ -3,6 +3,9 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,4 +98,75 @@ func TestEvalStopsOnSIGTERM(t *testing.T) {
 		t.Fatalf("after SIGTERM: exit %d, stderr %q", code, stderr.String())
 	}
 	t.Logf("stopped %v after SIGTERM", time.Since(start).Round(time.Millisecond))
+}
+
+// TestBuildSelectPipeStops gives build select a named pipe: with no writer
+// (the open waits) a cancelled context stops it at once; with a silent
+// writer (the read waits) SIGTERM does. Both exit 130. Before, the open of
+// a pipe ignored cancellation.
+func TestBuildSelectPipeStops(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "snapshot.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	cfg := filepath.Join(dir, "config.toml")
+	os.WriteFile(cfg, nil, 0o644)
+	args := []string{"build", "select", "--config", cfg, "--snapshot", fifo, "--out", filepath.Join(dir, "out.jsonl")}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, args, strings.NewReader(""), io.Discard, io.Discard) }()
+	select {
+	case code := <-done:
+		if code != 130 {
+			t.Errorf("no writer, cancelled: exit %d, want 130", code)
+		}
+	case <-time.After(5 * time.Second):
+		if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close() // let the blocked open return
+		}
+		t.Fatal("no writer: still blocked 5s after cancellation")
+	}
+
+	w, err := os.OpenFile(fifo, os.O_RDWR, 0) // a writer that never writes
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	cmd := child(t, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the child holds the pipe open, so the signal finds it
+	// reading (and its signal handling set up).
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if holds(cmd.Process.Pid, fifo) {
+			break
+		}
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	code, killed := waitChild(t, cmd, 5*time.Second)
+	if killed || code != 130 {
+		t.Errorf("silent writer: after SIGTERM: exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// holds reports whether process pid has path open (Linux /proc; elsewhere
+// it waits a second and says yes).
+func holds(pid int, path string) bool {
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		time.Sleep(time.Second)
+		return true
+	}
+	for _, fd := range fds {
+		if target, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name())); err == nil && target == path {
+			return true
+		}
+	}
+	return false
 }

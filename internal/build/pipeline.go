@@ -164,7 +164,7 @@ func (b *Builder) Select(ctx context.Context, opt SelectOptions) (*Report, error
 	}
 	m := newManifest(StageSelect, b.tool(), b.now())
 	m.Inputs, m.Params, m.Output = []Input{in}, params, "build/select.jsonl"
-	file, err := openInput(ctx, opt.Snapshot)
+	file, err := OpenInput(ctx, opt.Snapshot)
 	if err != nil {
 		return nil, fmt.Errorf("open snapshot: %w", err)
 	}
@@ -230,11 +230,13 @@ func (b *Builder) Select(ctx context.Context, opt SelectOptions) (*Report, error
 	return &Report{Stage: StageSelect, Manifest: m}, nil
 }
 
-// openInput opens a stage input that may be a named pipe (a snapshot
+// OpenInput opens a stage input that may be a named pipe (a snapshot
 // streamed from zcat). Opening a pipe waits for a writer, and the wait
 // cannot be interrupted: it is left to a goroutine, abandoned when ctx
-// ends, which closes the file should a writer ever come.
-func openInput(ctx context.Context, path string) (*os.File, error) {
+// ends, which closes the file should a writer ever come. A read from a
+// pipe whose writer is silent waits too: callers close the file when ctx
+// ends (context.AfterFunc).
+func OpenInput(ctx context.Context, path string) (*os.File, error) {
 	type opened struct {
 		f   *os.File
 		err error
