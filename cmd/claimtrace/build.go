@@ -395,10 +395,12 @@ Decisions are recorded one by one in DIR/build/classify.jsonl; a rerun continues
 func (a *app) buildSourcesCmd(f *buildFlags) *cobra.Command {
 	cmd := a.stageCmd(f, "sources", "Download and safely extract each survey's arXiv e-print",
 		`Download each survey's e-print (--arxiv-base + id) and extract it into
-DIR/build/sources/<id>: a gzip'd tar or a single gzip'd .tex; a PDF is recorded
-as "no source". Extraction refuses absolute paths, ".." and links, and caps the
-number of files, each file and the total (tar and gzip bombs stop with an error).
-Failed downloads are retried on the next run.`,
+DIR/build/sources/<id> (an old-form id's slash becomes "_": hep-th_9901001):
+a gzip'd tar or a single gzip'd .tex; a PDF is recorded as "no source". A record
+whose id is not an arXiv id fails without a download. Extraction refuses absolute
+paths, ".." and links, and caps the entries (files, folders, links), each file
+and the bytes on disk (tar, gzip and folder bombs stop with an error). Failed
+papers are retried on the next run.`,
 		func(cmd *cobra.Command, b *build.Builder) (*build.Report, error) { return b.Sources(cmd.Context()) })
 	f.addSources(cmd.Flags())
 	return cmd
