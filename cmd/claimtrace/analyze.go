@@ -23,7 +23,6 @@ import (
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/prompts"
-	"github.com/claimtrace/claimtrace/internal/report"
 	"github.com/claimtrace/claimtrace/internal/scholar"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
@@ -489,7 +488,7 @@ func (a *app) dryQuality(ctx context.Context, j *analysis.QualityJudge, c *llm.C
 		}
 		l := line{System: filepath.Base(filepath.Clean(dir)), Reports: len(files)}
 		for _, f := range files {
-			text, err := report.Load(f.Path)
+			text, err := a.loadReport(f.Path)
 			if err != nil {
 				l.Unreadable++
 				continue

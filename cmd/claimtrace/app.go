@@ -18,6 +18,10 @@ type app struct {
 	cfg        *Config
 
 	closers []func() error
+
+	// maxInput lowers the size limit on input files (inputLimit); 0 keeps
+	// the default. Tests set it.
+	maxInput int64
 }
 
 // rootCmd builds the command tree. Subcommands are constructed here, one

@@ -142,7 +142,7 @@ func (a *app) audit(ctx context.Context, path string, opts auditOptions) (*prov.
 // auditInput reads a graph, or builds one from a report through the eval
 // pipeline.
 func (a *app) auditInput(ctx context.Context, path string, opts auditOptions) (*prov.Graph, error) {
-	data, err := os.ReadFile(path)
+	data, err := a.readInput(path)
 	if err != nil {
 		return nil, err
 	}
@@ -158,8 +158,8 @@ func (a *app) auditInput(ctx context.Context, path string, opts auditOptions) (*
 }
 
 // readProvGraph reads a graph file (native or PROV-JSON); reports are refused.
-func readProvGraph(path string) (*prov.Graph, error) {
-	data, err := os.ReadFile(path)
+func (a *app) readProvGraph(path string) (*prov.Graph, error) {
+	data, err := a.readInput(path)
 	if err != nil {
 		return nil, err
 	}

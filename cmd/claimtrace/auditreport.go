@@ -23,7 +23,8 @@ func (a *app) graphFromReport(ctx context.Context, path string, opts auditOption
 	}
 	v := defaultVerify()
 	v.judge, v.tau, v.contradictions = opts.Judge, opts.Tau, "none"
-	eo := eval.Options{Mode: ff.mode(), Snapshot: opts.Snapshot, Fetcher: fetcher, Store: st, Concurrency: a.cfg.Concurrency}
+	eo := eval.Options{Mode: ff.mode(), Snapshot: opts.Snapshot, Fetcher: fetcher, Store: st, Concurrency: a.cfg.Concurrency,
+		MaxReportBytes: a.inputLimit()}
 	if s := a.newScholar(ff); s != nil {
 		eo.Scholar = s
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -62,9 +63,11 @@ func (f *buildFlags) addSources(fs *pflag.FlagSet) {
 	fs.StringVar(&f.arxivBase, "arxiv-base", build.DefaultArXivBase, "e-print base URL; the arXiv id is appended")
 	fs.DurationVar(&f.interval, "interval", 3*time.Second, "minimum time between downloads (arXiv asks bulk clients for 3s)")
 	fs.Int64Var(&f.maxBytes, "max-download-bytes", 256<<20, "largest e-print downloaded")
-	fs.IntVar(&f.limits.MaxFiles, "max-files", 5000, "most files extracted from one e-print")
+	fs.IntVar(&f.limits.MaxEntries, "max-entries", 5000, "most entries (files, folders, links) read from one e-print")
+	fs.IntVar(&f.limits.MaxEntries, "max-files", 5000, "")
+	fs.MarkDeprecated("max-files", "use --max-entries: folders and links count too")
 	fs.Int64Var(&f.limits.MaxFileBytes, "max-file-bytes", 64<<20, "largest file extracted from an e-print")
-	fs.Int64Var(&f.limits.MaxTotalBytes, "max-total-bytes", 512<<20, "most bytes extracted from one e-print")
+	fs.Int64Var(&f.limits.MaxTotalBytes, "max-total-bytes", 512<<20, "most bytes written to disk for one e-print (file data, 4 KiB a folder)")
 }
 
 func (f *buildFlags) addSample(fs *pflag.FlagSet) {
@@ -272,11 +275,13 @@ DIR/build/select.jsonl and its manifest instead.`,
 			}
 			src, name, size := a.stdin, "stdin", int64(0)
 			if snapshot != "-" {
-				file, err := os.Open(snapshot)
+				file, err := build.OpenInput(ctx, snapshot)
 				if err != nil {
 					return fmt.Errorf("open snapshot: %w", err)
 				}
 				defer file.Close()
+				// A named pipe whose writer is silent: closing ends the read.
+				defer context.AfterFunc(ctx, func() { file.Close() })()
 				if fi, err := file.Stat(); err == nil && fi.Mode().IsRegular() {
 					size = fi.Size()
 				}
@@ -290,7 +295,7 @@ DIR/build/select.jsonl and its manifest instead.`,
 			}
 			in, err := arxivsnap.NewReader(src, name)
 			if err != nil {
-				return err
+				return cmp.Or(ctx.Err(), err)
 			}
 			var w io.Writer = a.stdout
 			var outFile *os.File
@@ -316,7 +321,7 @@ DIR/build/select.jsonl and its manifest instead.`,
 				}
 			}
 			if err != nil {
-				return err
+				return cmp.Or(ctx.Err(), err)
 			}
 			elapsed := time.Since(start)
 			if out != "" {
@@ -390,10 +395,12 @@ Decisions are recorded one by one in DIR/build/classify.jsonl; a rerun continues
 func (a *app) buildSourcesCmd(f *buildFlags) *cobra.Command {
 	cmd := a.stageCmd(f, "sources", "Download and safely extract each survey's arXiv e-print",
 		`Download each survey's e-print (--arxiv-base + id) and extract it into
-DIR/build/sources/<id>: a gzip'd tar or a single gzip'd .tex; a PDF is recorded
-as "no source". Extraction refuses absolute paths, ".." and links, and caps the
-number of files, each file and the total (tar and gzip bombs stop with an error).
-Failed downloads are retried on the next run.`,
+DIR/build/sources/<id> (an old-form id's slash becomes "_": hep-th_9901001):
+a gzip'd tar or a single gzip'd .tex; a PDF is recorded as "no source". A record
+whose id is not an arXiv id fails without a download. Extraction refuses absolute
+paths, ".." and links, and caps the entries (files, folders, links), each file
+and the bytes on disk (tar, gzip and folder bombs stop with an error). Failed
+papers are retried on the next run.`,
 		func(cmd *cobra.Command, b *build.Builder) (*build.Report, error) { return b.Sources(cmd.Context()) })
 	f.addSources(cmd.Flags())
 	return cmd

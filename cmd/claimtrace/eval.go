@@ -112,7 +112,7 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 		Dataset: ds, ReportsDir: f.reports, OutDir: f.out, Tasks: splitList(f.tasks),
 		Concurrency: f.concurrency, FetchConcurrency: 4 * f.concurrency, RetryFailed: f.retryFailed,
 		Mode: f.fetch.mode(), Snapshot: f.fetch.snapshot, Fetcher: fetcher, Store: st,
-		Manifest: runManifest(os.Args[1:]),
+		Manifest: runManifest(os.Args[1:]), MaxReportBytes: a.inputLimit(),
 	}
 	if s := a.newScholar(f.fetch); s != nil && !f.noScholar {
 		opts.Scholar = s

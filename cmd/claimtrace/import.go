@@ -44,7 +44,7 @@ fetch and judge them.`,
 			if !slices.Contains(importer.Providers, provider) {
 				return fmt.Errorf("provider %q: want %s: %w", provider, strings.Join(importer.Providers, ", "), claimtrace.ErrInvalid)
 			}
-			data, err := os.ReadFile(path)
+			data, err := a.readInput(path)
 			if err != nil {
 				return err
 			}

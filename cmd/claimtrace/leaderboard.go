@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -87,7 +86,7 @@ reproducible. To test whether two rows really differ, use the paired
 			}
 			var rows []leaderRow
 			for _, dir := range args {
-				r, err := readLeaderRow(dir)
+				r, err := a.readLeaderRow(dir)
 				if err != nil {
 					return err
 				}
@@ -163,8 +162,8 @@ func printLeaderCI(w io.Writer, rows []leaderRow, bf bootstrapFlags) error {
 	return tw.Flush()
 }
 
-func readLeaderRow(dir string) (leaderRow, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+func (a *app) readLeaderRow(dir string) (leaderRow, error) {
+	b, err := a.readInput(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		return leaderRow{}, fmt.Errorf("leaderboard: %w (is %s the --out directory of claimtrace eval?)", err, dir)
 	}

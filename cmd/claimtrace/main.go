@@ -19,6 +19,10 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first signal cancels the work; once it has, signals take their
+	// default action again, so a second one ends a process stuck in a call
+	// that does not heed cancellation.
+	context.AfterFunc(ctx, stop)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -35,9 +39,13 @@ func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 // run executes the command line and returns the process exit code. Tests
-// call it directly with their own streams.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// call it directly with their own streams, and may adjust the app with
+// opts (a lower input size limit).
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, opts ...func(*app)) int {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	for _, o := range opts {
+		o(a)
+	}
 	root := a.rootCmd()
 	root.SetArgs(args)
 	root.SetIn(stdin)

@@ -31,7 +31,7 @@ where citations[i] indexes the citations list; citations of kind list_entry
 are the report's reference-list entries.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			text, err := report.Load(args[0])
+			text, err := a.loadReport(args[0])
 			if err != nil {
 				return err
 			}

@@ -35,7 +35,7 @@ func (a *app) provWhyCmd() *cobra.Command {
 		Short: "Show a claim's provenance path: sources, excerpts, reasoning, edges, strengths",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			g, err := readProvGraph(args[1])
+			g, err := a.readProvGraph(args[1])
 			if err != nil {
 				return err
 			}
@@ -167,7 +167,7 @@ thing). Each is surfaced (a contradicts edge, or a claim citing both sources
 and stating the disagreement) or hidden.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			g, err := readProvGraph(args[0])
+			g, err := a.readProvGraph(args[0])
 			if err != nil {
 				return err
 			}
@@ -231,7 +231,7 @@ func (a *app) provOrphansCmd() *cobra.Command {
 		Short: "List claims without complete provenance, and why",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			g, err := readProvGraph(args[0])
+			g, err := a.readProvGraph(args[0])
 			if err != nil {
 				return err
 			}
@@ -290,7 +290,7 @@ func (a *app) provExportCmd() *cobra.Command {
 			if !ok {
 				return fmt.Errorf("--format %q: want prov-json, prov-jsonld, graphml, dot or json: %w", format, claimtrace.ErrInvalid)
 			}
-			g, err := readProvGraph(args[0])
+			g, err := a.readProvGraph(args[0])
 			if err != nil {
 				return err
 			}
@@ -323,7 +323,7 @@ no incoming edges, claims no outgoing ones, strengths only on supports edges
 and within [0, 1], known reasoning types, no cycles, …).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			g, err := readProvGraph(args[0])
+			g, err := a.readProvGraph(args[0])
 			if err != nil {
 				return err
 			}

@@ -52,7 +52,7 @@ and URLs refused by the fetch policy are recorded as such.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			res := snapshotResult{Dir: out, BadReports: map[string]string{}, Failed: map[string]string{}}
-			urls, err := citedURLs(reportsDir, &res)
+			urls, err := a.citedURLs(reportsDir, &res)
 			if err != nil {
 				return err
 			}
@@ -155,7 +155,7 @@ and URLs refused by the fetch policy are recorded as such.`,
 
 // citedURLs parses every report under path and returns the distinct URLs
 // they cite, sorted. Unreadable reports are recorded, not fatal.
-func citedURLs(path string, res *snapshotResult) ([]string, error) {
+func (a *app) citedURLs(path string, res *snapshotResult) ([]string, error) {
 	var files []string
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -177,7 +177,7 @@ func citedURLs(path string, res *snapshotResult) ([]string, error) {
 	}
 	seen := map[string]bool{}
 	for _, f := range files {
-		text, err := report.Load(f)
+		text, err := a.loadReport(f)
 		if err != nil {
 			res.BadReports[f] = err.Error()
 			continue

@@ -46,6 +46,10 @@ func LoadDataset(dir string) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A named pipe is never opened: opening one waits for a writer.
+	if fi, err := os.Stat(taskPath); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("dataset %s: %w: not a regular file (%s)", taskPath, claimtrace.ErrInvalid, fi.Mode().Type())
+	}
 	f, err := os.Open(taskPath)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
@@ -127,9 +131,30 @@ func (d *Dataset) Task(id string) (claimtrace.Task, bool) {
 	return d.Tasks[i], true
 }
 
+// gtName returns the file name of task id's ground truth: the id and
+// ".jsonl", the slash of an old-form arXiv id turned into "_" as `claimtrace
+// build` names it (hep-th/9901001 → hep-th_9901001.jsonl). Task ids come
+// from a downloaded file: one that would name a file outside the
+// ground-truth folder ("..", "../x", "a/b/c", ".hidden") is refused.
+func gtName(id string) (string, error) {
+	name := strings.Replace(id, "/", "_", 1)
+	if name == "" || strings.HasPrefix(name, ".") || strings.ContainsAny(name, "/\\\x00") || !filepath.IsLocal(name) {
+		return "", fmt.Errorf("task id %q cannot name a ground-truth file: %w", id, claimtrace.ErrInvalid)
+	}
+	return name + ".jsonl", nil
+}
+
 // GT reads the ground-truth references of task id.
 func (d *Dataset) GT(id string) ([]claimtrace.Reference, error) {
-	p := filepath.Join(d.GTPath, id+".jsonl")
+	name, err := gtName(id)
+	if err != nil {
+		return nil, err
+	}
+	p := filepath.Join(d.GTPath, name)
+	// A named pipe is never opened: opening one waits for a writer.
+	if fi, err := os.Stat(p); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("ground truth of %s: %w: %s is not a regular file (%s)", id, claimtrace.ErrInvalid, p, fi.Mode().Type())
+	}
 	f, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("ground truth of %s: %w: %s is missing", id, claimtrace.ErrNotFound, p)

@@ -91,6 +91,12 @@ func Pull(ctx context.Context, dir string, opts PullOptions) (*PullResult, error
 		os.Remove(tasksPath)
 		return nil, fmt.Errorf("pull: downloaded tasks do not load: %w", err)
 	}
+	for _, t := range d.Tasks {
+		if _, err := gtName(t.ArXivID); err != nil {
+			os.Remove(tasksPath)
+			return nil, fmt.Errorf("pull: downloaded tasks do not load: %w", err)
+		}
+	}
 	res.Tasks = len(d.Tasks)
 	total := len(d.Tasks) + 1
 	if opts.Progress != nil {
@@ -106,9 +112,10 @@ func Pull(ctx context.Context, dir string, opts PullOptions) (*PullResult, error
 	g.SetLimit(opts.Concurrency)
 	done := make(chan string, len(d.Tasks))
 	for i, t := range d.Tasks {
-		name := GTDir + "/" + t.ArXivID + ".jsonl"
+		file, _ := gtName(t.ArXivID) // checked above
+		name := GTDir + "/" + file
 		g.Go(func() error {
-			f, sum, err := fetchFile(gctx, opts, name, filepath.Join(dir, GTDir, t.ArXivID+".jsonl"))
+			f, sum, err := fetchFile(gctx, opts, name, filepath.Join(dir, GTDir, file))
 			if err != nil {
 				return err
 			}

@@ -164,11 +164,14 @@ func (b *Builder) Select(ctx context.Context, opt SelectOptions) (*Report, error
 	}
 	m := newManifest(StageSelect, b.tool(), b.now())
 	m.Inputs, m.Params, m.Output = []Input{in}, params, "build/select.jsonl"
-	file, err := os.Open(opt.Snapshot)
+	file, err := OpenInput(ctx, opt.Snapshot)
 	if err != nil {
 		return nil, fmt.Errorf("open snapshot: %w", err)
 	}
 	defer file.Close()
+	// A read from a pipe whose writer is silent waits too: closing the
+	// file ends it.
+	defer context.AfterFunc(ctx, func() { file.Close() })()
 	var src io.Reader = file
 	prog := b.progress(StageSelect, in.Bytes)
 	if prog != nil {
@@ -179,6 +182,9 @@ func (b *Builder) Select(ctx context.Context, opt SelectOptions) (*Report, error
 	}
 	r, err := arxivsnap.NewReader(src, opt.Snapshot)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, err
 	}
 	out := b.path("select.jsonl")
@@ -203,6 +209,9 @@ func (b *Builder) Select(ctx context.Context, opt SelectOptions) (*Report, error
 		err = cerr
 	}
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, fmt.Errorf("select: %w", err)
 	}
 	if err := os.Rename(tmp.Name(), out); err != nil {
@@ -219,6 +228,35 @@ func (b *Builder) Select(ctx context.Context, opt SelectOptions) (*Report, error
 		return nil, err
 	}
 	return &Report{Stage: StageSelect, Manifest: m}, nil
+}
+
+// OpenInput opens a stage input that may be a named pipe (a snapshot
+// streamed from zcat). Opening a pipe waits for a writer, and the wait
+// cannot be interrupted: it is left to a goroutine, abandoned when ctx
+// ends, which closes the file should a writer ever come. A read from a
+// pipe whose writer is silent waits too: callers close the file when ctx
+// ends (context.AfterFunc).
+func OpenInput(ctx context.Context, path string) (*os.File, error) {
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(path)
+		ch <- opened{f, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.f, o.err
+	case <-ctx.Done():
+		go func() {
+			if o := <-ch; o.f != nil {
+				o.f.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
 }
 
 // papers reads the selected records.
@@ -420,9 +458,15 @@ func (b *Builder) surveys() ([]Paper, error) {
 	return out, nil
 }
 
-// sourceDir is where a paper's e-print is extracted.
-func (b *Builder) sourceDir(id string) string {
-	return b.path("sources", strings.ReplaceAll(id, "/", "_"))
+// sourceDir is where a paper's e-print is extracted: one folder in
+// Dir/build/sources named for the id (see idName), or an error for an id
+// that is no arXiv id.
+func (b *Builder) sourceDir(id string) (string, error) {
+	name, err := idName(id)
+	if err != nil {
+		return "", err
+	}
+	return b.path("sources", name), nil
 }
 
 // Sources downloads and safely extracts the e-print of every survey.
@@ -450,11 +494,21 @@ func (b *Builder) Sources(ctx context.Context) (*Report, error) {
 }
 
 // fetchSource downloads one e-print to a temporary file and extracts it
-// into a temporary folder renamed into place on success.
+// into a temporary folder renamed into place on success. Only the paper's
+// own folder in Dir/build/sources is ever removed or replaced; a record
+// whose id is no arXiv id fails without a download.
 func (b *Builder) fetchSource(ctx context.Context, base, id string) (sourceRow, error) {
 	row := sourceRow{ID: id, Fetched: b.now().UTC().Format(time.RFC3339)}
-	dir := b.sourceDir(id)
+	dir, err := b.sourceDir(id)
+	if err != nil {
+		row.Status, row.Error = "failed", err.Error()
+		return row, nil
+	}
 	parent := filepath.Dir(dir)
+	if parent != b.path("sources") {
+		row.Status, row.Error = "failed", fmt.Sprintf("%s is not a folder of %s", dir, b.path("sources"))
+		return row, nil
+	}
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return row, fmt.Errorf("sources: %w", err)
 	}
@@ -501,8 +555,12 @@ func (b *Builder) fetchSource(ctx context.Context, base, id string) (sourceRow, 
 }
 
 // gtPath is where refs writes a survey's ground truth.
-func (b *Builder) gtPath(id string) string {
-	return b.path("gt", strings.ReplaceAll(id, "/", "_")+".jsonl")
+func (b *Builder) gtPath(id string) (string, error) {
+	name, err := idName(id)
+	if err != nil {
+		return "", err
+	}
+	return b.path("gt", name+".jsonl"), nil
 }
 
 // Refs extracts the ground truth of every downloaded survey into
@@ -535,7 +593,17 @@ func (b *Builder) Refs(ctx context.Context) (*Report, error) {
 		},
 		func(ctx context.Context, p Paper) (refsRow, error) {
 			row := refsRow{ID: p.ID}
-			res, err := ExtractRefs(ctx, b.sourceDir(p.ID), RefsOptions{})
+			dir, err := b.sourceDir(p.ID)
+			if err != nil {
+				row.Status, row.Error = "failed", err.Error()
+				return row, nil
+			}
+			gt, err := b.gtPath(p.ID)
+			if err != nil {
+				row.Status, row.Error = "failed", err.Error()
+				return row, nil
+			}
+			res, err := ExtractRefs(ctx, dir, RefsOptions{})
 			if err != nil {
 				if ctx.Err() != nil {
 					return row, ctx.Err()
@@ -554,7 +622,7 @@ func (b *Builder) Refs(ctx context.Context) (*Report, error) {
 			if err := WriteRefs(&buf, res.Refs); err != nil {
 				return row, err
 			}
-			if err := writeFileAtomic(b.gtPath(p.ID), buf.Bytes()); err != nil {
+			if err := writeFileAtomic(gt, buf.Bytes()); err != nil {
 				return row, err
 			}
 			row.Status = "ok"
@@ -618,7 +686,11 @@ func (b *Builder) Prompts(ctx context.Context) (*Report, error) {
 // surveyText returns the survey's expanded LaTeX as plain text, for the
 // LLM prompter; "" when it cannot be read.
 func (b *Builder) surveyText(id string) string {
-	tree, err := latex.OpenTree(b.sourceDir(id))
+	dir, err := b.sourceDir(id)
+	if err != nil {
+		return ""
+	}
+	tree, err := latex.OpenTree(dir)
 	if err != nil {
 		return ""
 	}
@@ -750,11 +822,15 @@ func (b *Builder) Sample(ctx context.Context, opt SampleOptions) (*Report, error
 		if tasks, err = AppendTask(tasks, p.Record, pk.Domain, prompt); err != nil {
 			return nil, fmt.Errorf("sample %s: %w", pk.ID, err)
 		}
-		gt, err := os.ReadFile(b.gtPath(pk.ID))
+		gtPath, err := b.gtPath(pk.ID)
+		if err != nil {
+			return nil, fmt.Errorf("sample: %w", err)
+		}
+		gt, err := os.ReadFile(gtPath)
 		if err != nil {
 			return nil, fmt.Errorf("sample: ground truth of %s: %w", pk.ID, err)
 		}
-		name := strings.ReplaceAll(pk.ID, "/", "_") + ".jsonl"
+		name := filepath.Base(gtPath)
 		keep[name] = true
 		if err := writeFileAtomic(filepath.Join(gtDir, name), gt); err != nil {
 			return nil, err

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -410,5 +411,79 @@ func TestManifestsNameInputs(t *testing.T) {
 	json.Unmarshal(data, &sel)
 	if sel.Params["comments"] != arxivsnap.DefaultComments || sel.Inputs[0].Path != snapshot {
 		t.Errorf("select manifest params %v inputs %v", sel.Params, sel.Inputs)
+	}
+}
+
+// TestSourcesHostileIDs feeds the sources stage records whose ids are not
+// arXiv ids (issue 14 item 5: a record with id ".." made the stage delete
+// and replace the build folder itself). Each such record fails alone, with
+// its reason and without a download; the build folder and its journals
+// survive; valid ids of both forms are fetched into their own folders.
+func TestSourcesHostileIDs(t *testing.T) {
+	es, srv := newServer(t)
+	dir := t.TempDir()
+	created := "Fri, 8 Dec 2023 06:31:19 GMT"
+	ids := []string{"..", ".", "../victim", "2401.00001/../..", "2401.00002?x=", "/tmp/x", "2401.00003", "2401.00004v2", "hep-th/9901001", "math.GT/0309136"}
+	var lines []string
+	for _, id := range ids {
+		lines = append(lines, snapshotLine(id, "Graph Neural Networks: A Survey", "In this survey we review message passing and propose a taxonomy.", "cs.LG", "accepted", created))
+	}
+	snapshot := filepath.Join(t.TempDir(), "snapshot.json")
+	if err := os.WriteFile(snapshot, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(dir, "victim")
+	if err := os.Mkdir(victim, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b := newBuilder(dir, srv.URL)
+	ctx := context.Background()
+	if _, err := b.Select(ctx, build.SelectOptions{Snapshot: snapshot, Filter: arxivsnap.DefaultSpec()}); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := b.Classify(ctx); err != nil || rep.Manifest.Counts["survey"] != int64(len(ids)) {
+		t.Fatalf("classify: %v, %v", rep, err)
+	}
+	rep, err := b.Sources(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Manifest.Counts; c["ok"] != 4 || c["failed"] != 6 {
+		t.Errorf("sources counts %v, want 4 ok and 6 failed", c)
+	}
+	for _, keep := range []string{"select.jsonl", "classify.jsonl", "sources.jsonl"} {
+		if _, err := os.Stat(filepath.Join(dir, "build", keep)); err != nil {
+			t.Errorf("build/%s is gone: %v", keep, err)
+		}
+	}
+	if entries, err := os.ReadDir(victim); err != nil || len(entries) != 0 {
+		t.Errorf("a folder beside the build folder was touched: %v, %v", entries, err)
+	}
+	rows := map[string]map[string]any{}
+	for _, line := range readLines(t, filepath.Join(dir, "build", "sources.jsonl")) {
+		var row map[string]any
+		if err := json.Unmarshal([]byte(line), &row); err != nil {
+			t.Fatal(err)
+		}
+		rows[row["id"].(string)] = row
+	}
+	for _, id := range ids[:6] {
+		if row := rows[id]; row["status"] != "failed" || !strings.Contains(fmt.Sprint(row["error"]), "neither the new form") {
+			t.Errorf("%q: row %v, want failed as no arXiv id", id, row)
+		}
+		if es.hits[strings.TrimPrefix(id, "/")] != 0 {
+			t.Errorf("%q was downloaded", id)
+		}
+	}
+	for id, folder := range map[string]string{"2401.00003": "2401.00003", "2401.00004v2": "2401.00004v2", "hep-th/9901001": "hep-th_9901001", "math.GT/0309136": "math.GT_0309136"} {
+		if row := rows[id]; row["status"] != "ok" {
+			t.Errorf("%s: row %v, want ok", id, row)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "build", "sources", folder, "main.tex")); err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "build", "sources")); len(entries) != 4 {
+		t.Errorf("build/sources holds %d entries, want the 4 valid papers", len(entries))
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/fetch"
 	"github.com/claimtrace/claimtrace/internal/prov"
+	"github.com/claimtrace/claimtrace/internal/report"
 	"github.com/claimtrace/claimtrace/internal/scholar"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
@@ -66,6 +67,9 @@ type Options struct {
 	FetchConcurrency int
 	// RetryFailed recomputes failed units and the reports that used them.
 	RetryFailed bool
+	// MaxReportBytes lowers the size limit on a report file (default and
+	// ceiling report.MaxReportBytes); a report over it fails unread.
+	MaxReportBytes int64
 	// Mode names how sources are reached ("offline", "snapshot", "live"); it
 	// is part of the run identity.
 	Mode     string
@@ -293,6 +297,12 @@ func (e *Evaluator) listReports() ([]reportFile, []Failure, error) {
 		}
 		if _, ok := e.opts.Dataset.Task(id); !ok {
 			fails = append(fails, Failure{Task: id, File: paths[0], Err: "no task " + id + " in the dataset; name report files <arxiv_id>.json|.md|.txt"})
+			continue
+		}
+		// A named pipe, a device or a socket is never opened: opening
+		// a pipe waits for a writer that may never come.
+		if err := report.Regular(paths[0]); err != nil {
+			fails = append(fails, Failure{Task: id, File: paths[0], Err: err.Error() + "; skipped"})
 			continue
 		}
 		files = append(files, reportFile{Task: id, Path: paths[0]})

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -111,7 +112,7 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 		task, _ = e.opts.Dataset.Task(f.Task)
 	}
 	res := &Result{Task: f.Task, File: f.Path, Domain: task.Domain, Claims: []ClaimResult{}, Sources: []SourceResult{}}
-	text, loadErr := report.Load(f.Path)
+	text, loadErr := report.LoadMax(f.Path, cmp.Or(e.opts.MaxReportBytes, report.MaxReportBytes))
 	if loadErr == nil {
 		sum := sha256.Sum256([]byte(text))
 		res.SHA256 = hex.EncodeToString(sum[:])

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -39,29 +37,20 @@ var textKeys = []string{"response", "content", "text", "message", "output", "res
 // dropped.
 //
 // Errors name the file and wrap claimtrace.ErrTooLarge (over MaxReportBytes,
-// checked before reading), claimtrace.ErrInvalid (invalid JSON, no text field,
-// invalid UTF-8 with its byte offset, empty text) or the I/O error.
+// checked before reading), claimtrace.ErrInvalid (not a regular file, invalid
+// JSON, no text field, invalid UTF-8 with its byte offset, empty text) or the
+// I/O error. The file is read by ReadFile: a named pipe or a device is
+// refused without waiting on it.
 func Load(path string) (string, error) {
-	f, err := os.Open(path)
+	return LoadMax(path, MaxReportBytes)
+}
+
+// LoadMax is Load with a lower size limit than MaxReportBytes (a higher
+// one is cut to it, as Decode refuses more).
+func LoadMax(path string, max int64) (string, error) {
+	data, err := ReadFile(path, min(max, MaxReportBytes))
 	if err != nil {
-		return "", fmt.Errorf("report %s: %w", path, err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", fmt.Errorf("report %s: %w", path, err)
-	}
-	if fi.IsDir() {
-		return "", fmt.Errorf("report %s: is a directory: %w", path, claimtrace.ErrInvalid)
-	}
-	if fi.Size() > MaxReportBytes {
-		return "", fmt.Errorf("report %s: %d bytes, over the %d-byte limit: %w", path, fi.Size(), MaxReportBytes, claimtrace.ErrTooLarge)
-	}
-	// The size may change while reading (or the file may not be regular):
-	// read at most one byte past the limit to notice.
-	data, err := io.ReadAll(io.LimitReader(f, MaxReportBytes+1))
-	if err != nil {
-		return "", fmt.Errorf("report %s: %w", path, err)
+		return "", fmt.Errorf("report: %w", err)
 	}
 	return Decode(path, data)
 }

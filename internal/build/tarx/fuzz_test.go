@@ -25,7 +25,7 @@ func FuzzExtract(f *testing.F) {
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		res, err := tarx.Extract(context.Background(), bytes.NewReader(data), dir, "fuzz", tarx.Limits{MaxFiles: 50, MaxFileBytes: 1 << 20, MaxTotalBytes: 4 << 20})
+		res, err := tarx.Extract(context.Background(), bytes.NewReader(data), dir, "fuzz", tarx.Limits{MaxEntries: 50, MaxFileBytes: 1 << 20, MaxTotalBytes: 4 << 20})
 		if entries, _ := os.ReadDir(parent); len(entries) != 1 {
 			t.Fatalf("wrote beside the folder: %v", entries)
 		}

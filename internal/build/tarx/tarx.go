@@ -3,8 +3,9 @@
 // authors gave no source. Archives come from the network and are treated as
 // hostile: entries may not leave the target folder (no absolute paths, no
 // "..", no writing through links), links and special files are skipped,
-// and the number of files, the size of each file and the total size are
-// capped, so tar and gzip bombs stop with a clear error.
+// and the number of entries of every kind (files, folders, links, special
+// files, refused names), the size of each file and the bytes written to
+// disk are capped, so tar, gzip and folder bombs stop with a clear error.
 package tarx
 
 import (
@@ -26,17 +27,26 @@ import (
 
 // Limits caps what Extract writes. Zero fields take the defaults.
 type Limits struct {
-	// MaxFiles caps the number of regular files (default 5,000).
-	MaxFiles int
+	// MaxEntries caps the entries of an archive, whatever their kind:
+	// regular files, folders (also those a file's path creates), links,
+	// special files and entries refused for their name all count, since
+	// each costs an inode or a header to read (default 5,000).
+	MaxEntries int
 	// MaxFileBytes caps one file (default 64 MiB).
 	MaxFileBytes int64
-	// MaxTotalBytes caps all files together (default 512 MiB).
+	// MaxTotalBytes caps the bytes written to disk: the files' data plus
+	// DirBytes for every folder created (default 512 MiB). It also bounds
+	// the decompressed stream of a gzip'd e-print.
 	MaxTotalBytes int64
 }
 
+// DirBytes is what a folder counts against Limits.MaxTotalBytes: the
+// block a folder takes on common file systems.
+const DirBytes = 4096
+
 func (l Limits) withDefaults() Limits {
-	if l.MaxFiles <= 0 {
-		l.MaxFiles = 5000
+	if l.MaxEntries <= 0 {
+		l.MaxEntries = 5000
 	}
 	if l.MaxFileBytes <= 0 {
 		l.MaxFileBytes = 64 << 20
@@ -89,7 +99,7 @@ func Extract(ctx context.Context, r io.Reader, dir, name string, lim Limits) (*R
 		return nil, fmt.Errorf("extract %s: %w", name, err)
 	}
 	defer root.Close()
-	x := &extractor{ctx: ctx, root: root, name: name, lim: lim, res: &Result{}}
+	x := &extractor{ctx: ctx, root: root, name: name, lim: lim, res: &Result{}, dirs: map[string]bool{}}
 
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(512)
@@ -103,8 +113,8 @@ func Extract(ctx context.Context, r io.Reader, dir, name string, lim Limits) (*R
 		defer zr.Close()
 		gzName = zr.Name
 		// Bound the decompressed stream: file data plus tar headers and
-		// padding for the maximum number of files.
-		budget := lim.MaxTotalBytes + int64(lim.MaxFiles)*1536 + 1<<20
+		// padding for the maximum number of entries.
+		budget := lim.MaxTotalBytes + int64(lim.MaxEntries)*1536 + 1<<20
 		inner := bufio.NewReaderSize(&capReader{r: zr, left: budget, name: name}, 64<<10)
 		head, err = inner.Peek(512)
 		if err != nil && !errors.Is(err, io.EOF) {
@@ -127,6 +137,9 @@ func Extract(ctx context.Context, r io.Reader, dir, name string, lim Limits) (*R
 		if base := path.Base(gzName); gzName != "" && safeName(base) == nil && strings.HasSuffix(strings.ToLower(base), ".tex") {
 			target = base
 		}
+		if err := x.count(target); err != nil {
+			return nil, err
+		}
 		if err := x.write(target, stream, -1); err != nil {
 			return nil, err
 		}
@@ -137,11 +150,42 @@ func Extract(ctx context.Context, r io.Reader, dir, name string, lim Limits) (*R
 }
 
 type extractor struct {
-	ctx  context.Context
-	root *os.Root
-	name string
-	lim  Limits
-	res  *Result
+	ctx     context.Context
+	root    *os.Root
+	name    string
+	lim     Limits
+	res     *Result
+	entries int             // entries counted against lim.MaxEntries
+	disk    int64           // bytes counted against lim.MaxTotalBytes
+	dirs    map[string]bool // folders created or counted
+}
+
+// count charges one entry against the entry cap.
+func (x *extractor) count(name string) error {
+	x.entries++
+	if x.entries > x.lim.MaxEntries {
+		return fmt.Errorf("extract %s: more than %d entries (files, folders, links) at %s: %w", x.name, x.lim.MaxEntries, name, claimtrace.ErrTooLarge)
+	}
+	return nil
+}
+
+// charge counts the folder dir and its parents that were not seen before:
+// one entry each (except dir itself when its own header was counted) and
+// DirBytes of disk each. The folders are then created by the caller.
+func (x *extractor) charge(dir string, counted bool) error {
+	for p := dir; p != "." && !x.dirs[p]; p = path.Dir(p) {
+		if !counted || p != dir {
+			if err := x.count(p + "/"); err != nil {
+				return err
+			}
+		}
+		if x.disk+DirBytes > x.lim.MaxTotalBytes {
+			return fmt.Errorf("extract %s: over %d bytes in all at %s/: %w", x.name, x.lim.MaxTotalBytes, p, claimtrace.ErrTooLarge)
+		}
+		x.disk += DirBytes
+		x.dirs[p] = true
+	}
+	return nil
 }
 
 // tar extracts every regular file and directory of a tar stream.
@@ -159,19 +203,25 @@ func (x *extractor) tar(r io.Reader) error {
 			return fmt.Errorf("extract %s: read tar: %w", x.name, err)
 		}
 		entry := hdr.Name
+		if err := x.count(entry); err != nil {
+			return err
+		}
 		clean, err := cleanName(entry)
 		if err != nil {
 			x.skip(entry, err.Error())
 			continue
 		}
 		switch hdr.Typeflag {
-		case tar.TypeReg, tar.TypeRegA, tar.TypeGNUSparse:
+		case tar.TypeReg, tar.TypeGNUSparse: // archive/tar reads TypeRegA as TypeReg
 			if err := x.write(clean, tr, hdr.Size); err != nil {
 				return err
 			}
 		case tar.TypeDir:
 			if clean == "." {
 				continue
+			}
+			if err := x.charge(clean, true); err != nil {
+				return err
 			}
 			if err := x.root.MkdirAll(clean, 0o755); err != nil {
 				x.skip(entry, "cannot create folder: "+err.Error())
@@ -186,18 +236,19 @@ func (x *extractor) tar(r io.Reader) error {
 	}
 }
 
-// write stores one regular file. size is the declared size, -1 if unknown.
+// write stores one regular file, whose entry the caller counted. size is
+// the declared size, -1 if unknown.
 func (x *extractor) write(name string, r io.Reader, size int64) error {
-	if len(x.res.Files) >= x.lim.MaxFiles {
-		return fmt.Errorf("extract %s: more than %d files: %w", x.name, x.lim.MaxFiles, claimtrace.ErrTooLarge)
-	}
 	if size > x.lim.MaxFileBytes {
 		return fmt.Errorf("extract %s: %s is %d bytes, over the %d-byte cap: %w", x.name, name, size, x.lim.MaxFileBytes, claimtrace.ErrTooLarge)
 	}
-	if size > 0 && x.res.Bytes+size > x.lim.MaxTotalBytes {
+	if size > 0 && x.disk+size > x.lim.MaxTotalBytes {
 		return fmt.Errorf("extract %s: over %d bytes in all at %s: %w", x.name, x.lim.MaxTotalBytes, name, claimtrace.ErrTooLarge)
 	}
 	if dir := path.Dir(name); dir != "." {
+		if err := x.charge(dir, false); err != nil {
+			return err
+		}
 		if err := x.root.MkdirAll(dir, 0o755); err != nil {
 			x.skip(name, "cannot create folder: "+err.Error())
 			return drain(r, x.lim.MaxFileBytes)
@@ -214,7 +265,7 @@ func (x *extractor) write(name string, r io.Reader, size int64) error {
 		x.skip(name, "cannot create: "+err.Error())
 		return drain(r, x.lim.MaxFileBytes)
 	}
-	limit := min(x.lim.MaxFileBytes, x.lim.MaxTotalBytes-x.res.Bytes)
+	limit := min(x.lim.MaxFileBytes, x.lim.MaxTotalBytes-x.disk)
 	n, err := io.Copy(f, io.LimitReader(r, limit+1))
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -230,6 +281,7 @@ func (x *extractor) write(name string, r io.Reader, size int64) error {
 		return fmt.Errorf("extract %s: over %d bytes in all at %s: %w", x.name, x.lim.MaxTotalBytes, name, claimtrace.ErrTooLarge)
 	}
 	x.res.Bytes += n
+	x.disk += n
 	x.res.Files = append(x.res.Files, name)
 	return nil
 }

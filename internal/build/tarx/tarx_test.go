@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -277,12 +278,12 @@ func TestExtractLimits(t *testing.T) {
 		lim  tarx.Limits
 		msg  string
 	}{
-		{"too many files", gz(t, makeTar(t, many), ""), tarx.Limits{MaxFiles: 10}, "more than 10 files"},
+		{"too many files", gz(t, makeTar(t, many), ""), tarx.Limits{MaxEntries: 10}, "more than 10 entries"},
 		{"declared size over the file cap", makeTar(t, []entry{{name: "big.tex", size: 5 << 20}}), tarx.Limits{MaxFileBytes: 1 << 20}, "over the 1048576-byte cap"},
 		{"total over the cap", makeTar(t, []entry{{name: "a", size: 600 << 10}, {name: "b", size: 600 << 10}}), tarx.Limits{MaxTotalBytes: 1 << 20}, "over 1048576 bytes in all"},
 		{"gzip bomb: single file", gz(t, bytes.Repeat([]byte("a"), 8<<20), "bomb.tex"), tarx.Limits{MaxFileBytes: 1 << 20, MaxTotalBytes: 2 << 20}, "over the 1048576-byte cap"},
 		{"gzip bomb: padding in skipped entries", gz(t, makeTar(t, []entry{{name: "../pad", size: 12 << 20}}), ""),
-			tarx.Limits{MaxTotalBytes: 1 << 20, MaxFiles: 10}, "decompressed data"},
+			tarx.Limits{MaxTotalBytes: 1 << 20, MaxEntries: 10}, "decompressed data"},
 		{"deep path", makeTar(t, []entry{{name: strings.Repeat("d/", 40) + "x.tex", body: "x"}}), tarx.Limits{}, ""},
 	}
 	for _, tt := range tests {
@@ -307,5 +308,60 @@ func TestExtractCancel(t *testing.T) {
 	_, err := tarx.Extract(ctx, bytes.NewReader(makeTar(t, []entry{{name: "a", body: "x"}})), t.TempDir(), "x", tarx.Limits{})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Extract on a cancelled context = %v", err)
+	}
+}
+
+// TestExtractEntryBombs checks that every entry counts against MaxEntries,
+// not only regular files: a small archive of folders, links or special
+// files must not create an unbounded number of inodes (issue 14 item 5: a
+// 7.3 MB e-print made 1,001,001 folders).
+func TestExtractEntryBombs(t *testing.T) {
+	n := 40
+	bomb := func(mk func(i int) entry) []byte {
+		es := make([]entry, n)
+		for i := range es {
+			es[i] = mk(i)
+		}
+		return gz(t, makeTar(t, es), "")
+	}
+	tests := []struct {
+		name string
+		data []byte
+		msg  string
+	}{
+		{"folders", bomb(func(i int) entry { return entry{name: fmt.Sprintf("d%d/", i), typ: tar.TypeDir} }), "more than 10 entries"},
+		{"folders a file's path creates", bomb(func(i int) entry { return entry{name: fmt.Sprintf("d%d/e/f.tex", i), body: "x"} }), "more than 10 entries"},
+		{"nested folders", makeTar(t, []entry{{name: strings.Repeat("d/", 20), typ: tar.TypeDir}}), "more than 10 entries"},
+		{"symbolic links", bomb(func(i int) entry { return entry{name: fmt.Sprintf("l%d", i), typ: tar.TypeSymlink, linkname: "x"} }), "more than 10 entries"},
+		{"hard links", bomb(func(i int) entry { return entry{name: fmt.Sprintf("h%d", i), typ: tar.TypeLink, linkname: "x"} }), "more than 10 entries"},
+		{"special files", bomb(func(i int) entry { return entry{name: fmt.Sprintf("p%d", i), typ: tar.TypeFifo} }), "more than 10 entries"},
+		{"refused names", bomb(func(i int) entry { return entry{name: fmt.Sprintf("../x%d", i), body: "x"} }), "more than 10 entries"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, dir, err := extract(t, tt.data, tarx.Limits{MaxEntries: 10})
+			if !errors.Is(err, claimtrace.ErrTooLarge) || !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("Extract = %v; want ErrTooLarge with %q", err, tt.msg)
+			}
+			if got := len(tree(t, dir)); got > 10 {
+				t.Errorf("%d entries on disk, over the cap of 10", got)
+			}
+		})
+	}
+}
+
+// TestExtractFolderBytes checks that folders count against MaxTotalBytes
+// as the disk block each one takes.
+func TestExtractFolderBytes(t *testing.T) {
+	es := make([]entry, 300)
+	for i := range es {
+		es[i] = entry{name: fmt.Sprintf("d%d/", i), typ: tar.TypeDir}
+	}
+	_, dir, err := extract(t, makeTar(t, es), tarx.Limits{MaxTotalBytes: 1 << 20})
+	if !errors.Is(err, claimtrace.ErrTooLarge) || !strings.Contains(err.Error(), "over 1048576 bytes in all") {
+		t.Errorf("Extract = %v; want ErrTooLarge over 1048576 bytes in all", err)
+	}
+	if got := len(tree(t, dir)); got > 256 {
+		t.Errorf("%d folders on disk, over what 1 MiB allows", got)
 	}
 }
