@@ -77,7 +77,10 @@ func (p *parser) scan() {
 	numeric := false
 	for i, e := range p.entries {
 		for _, l := range e.labels {
-			if _, ok := byLabel[l]; !ok {
+			// The first entry of a label, unless a later one has a URL or
+			// an identifier where it has only a title: a list of titles
+			// above the list of links does not capture the markers.
+			if j, ok := byLabel[l]; !ok || !p.entries[j].identified() && e.identified() {
 				byLabel[l] = i
 			}
 			if isNumber(l) {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -20,6 +21,10 @@ type entry struct {
 	title      string
 	key        *authorKey // first authors and years, for author–year markers; nil when the entry names none
 }
+
+// identified reports whether an entry names its work by a URL or an
+// identifier rather than by a title alone.
+func (e entry) identified() bool { return e.url != "" || e.doi != "" || e.arxiv != "" }
 
 // refHeading matches the titles of reference sections, in the languages
 // the reports come in.
@@ -121,7 +126,7 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 			break
 		}
 		if labels, n := leadingLabels(t); n > 0 {
-			bracketed += max(1, labelLines(t))
+			bracketed += max(1, labelLines(t)) + len(gluedCuts(t))
 			single = ""
 			if len(labels) == 1 && strings.Contains(t, "://") {
 				single = labels[0]
@@ -154,15 +159,15 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 	}
 	for _, s := range sections {
 		for k := s[0]; k < s[1]; k++ {
-			if proseCitingMany(text, blocks[k]) {
+			if proseCitingMany(text, blocks[k]) || notEntry(text, blocks[k]) {
 				continue
 			}
 			blocks[k].refs = true
 			blocks[k].skip = true
 		}
 	}
-	for k := range blocks {
-		if blocks[k].kind == blockDef {
+	for k, b := range blocks {
+		if b.kind == blockDef || (b.kind == blockPara || b.kind == blockItem) && exportTrailer(text[b.start:b.end]) {
 			blocks[k].skip = true
 		}
 	}
@@ -229,6 +234,20 @@ func citedNumbers(text string) map[string]bool {
 	return set
 }
 
+// notEntry reports whether a block inside a reference section is no entry:
+// a table row, an export trailer, or a paragraph or list item citing
+// sources inline; it stays text (its markers are read, it may be a claim).
+func notEntry(text string, b block) bool {
+	if b.kind == blockTableRow || b.kind == blockTableSep {
+		return true
+	}
+	if b.kind != blockPara && b.kind != blockItem {
+		return false
+	}
+	t := text[b.start:b.end]
+	return exportTrailer(t) || citesInline(t) && !strings.Contains(t, "\n") && len(gluedCuts(t)) == 0
+}
+
 // proseCitingMany reports whether a block in a reference section is a
 // sentence citing several sources inline ("All citations correspond to …:
 // market sizing [[1]](…)[[2]](…), …") rather than an entry: it does not
@@ -246,7 +265,8 @@ func proseCitingMany(text string, b block) bool {
 
 // looksLikeEntries reports whether at least half of a section's blocks
 // (and at least one) look like bibliography entries, so a "Data sources"
-// section of prose is not taken for a reference list.
+// or "Notes" section of prose, bullets or tables is not taken for a
+// reference list, whatever its heading.
 func looksLikeEntries(text string, bs []block) bool {
 	n, yes := 0, 0
 	for _, b := range bs {
@@ -254,22 +274,112 @@ func looksLikeEntries(text string, bs []block) bool {
 			continue
 		}
 		n++
-		t := text[b.start:b.end]
-		_, labels := leadingLabels(t)
-		switch {
-		case b.kind == blockDef:
-			yes++
-		case strings.Contains(t, "://") || strings.Contains(t, "doi:") || strings.Contains(strings.ToLower(t), "arxiv"):
-			yes++
-		case labels > 0 || b.kind == blockItem:
-			if yearRE.MatchString(t) || strings.ContainsAny(t, "“\"") {
-				yes++
-			}
-		case yearRE.MatchString(t) && len(t) < 600 && (strings.Contains(t, "et al") || strings.ContainsAny(t, "“\"") || authorLike(sentenceSegments(t)[0])):
+		if entryLike(text, b) {
 			yes++
 		}
 	}
 	return n > 0 && yes*2 >= n
+}
+
+// entryLike reports whether a block looks like a bibliography entry: a
+// definition; a block naming a URL or an identifier that does not cite
+// others inline; or one with a year and a bibliographic shape (a quoted
+// title, "et al.", authors first, a venue, or, for a short list item,
+// three or more fields or a title ending with "(year)"). Table
+// rows, export trailers and prose citing sources ("Costs fell 80% [2].")
+// are not entries.
+func entryLike(text string, b block) bool {
+	t := text[b.start:b.end]
+	switch {
+	case b.kind == blockDef:
+		return true
+	case b.kind != blockPara && b.kind != blockItem:
+		return false
+	case len(gluedCuts(t)) > 0:
+		return true
+	case exportTrailer(t) || citesInline(t):
+		return false
+	}
+	low := strings.ToLower(t)
+	if strings.Contains(t, "://") || strings.Contains(low, "doi:") || strings.Contains(low, "doi.org") || strings.Contains(low, "arxiv") {
+		return true
+	}
+	if !yearRE.MatchString(t) || len(t) > 600 {
+		return false
+	}
+	_, n := leadingLabels(t)
+	body := t[n:]
+	return strings.Contains(body, "et al") || strings.ContainsAny(body, "“\"《「") || venueRE.MatchString(body) ||
+		authorLike(sentenceSegments(body)[0]) || (n > 0 || b.kind == blockItem) && len(body) < 300 && (fieldCount(body) >= 3 || titleYear.MatchString(body))
+}
+
+// titleYear matches a title followed by its year in parentheses, the
+// whole of a short entry: "Long low-loss LNOI waveguides (2018)".
+var titleYear = regexp.MustCompile(`^[^.!?]{8,200}\((?:19|20)\d\d[a-z]?\)\.?$`)
+
+// venueRE matches the words that name where a work appeared.
+var venueRE = regexp.MustCompile(`(?i)\b(?:proceedings|proc\.|journal|conference|symposium|workshop|transactions|vol\.|pp\.|in:|press|preprint|report no)`)
+
+// fieldCount counts the comma- and period-separated fields of an entry
+// ("Lazard, Levelized Cost of Energy, 2024." has three; full-width commas
+// count).
+func fieldCount(s string) int {
+	n := 1 + strings.Count(s, "，")
+	for i := 0; i+1 < len(s); i++ {
+		if (s[i] == ',' || s[i] == '.') && s[i+1] == ' ' {
+			n++
+		}
+	}
+	return n
+}
+
+// citesInline reports whether a block, past the labels each of its lines
+// starts with, cites sources inline as prose does: "[2]", "[2, 5]",
+// "[[3]](url)", "[3](url)", "[^x]", "【3】" after a line's first word.
+func citesInline(t string) bool {
+	for line := range strings.SplitSeq(t, "\n") {
+		if lineCitesInline(strings.TrimLeft(line, " \t")) {
+			return true
+		}
+	}
+	return false
+}
+
+func lineCitesInline(t string) bool {
+	if n := listMarker(t); n > 0 {
+		t = t[n:]
+	}
+	_, n := leadingLabels(t)
+	if m := linkLabelRE.FindStringIndex(t[n:]); m != nil {
+		n += m[1]
+	}
+	for i := n + 1; i < len(t); i++ {
+		switch {
+		case t[i] == '[' && i+1 < len(t) && t[i+1] == '^':
+			return true
+		case t[i] == '[' && t[i-1] != '[':
+			if _, _, ok := readNumberGroup(t, i, len(t), '[', ']'); ok {
+				return true
+			}
+			if linkLabelRE.MatchString(t[i:]) {
+				return true
+			}
+		case t[i] == 0xE3 && strings.HasPrefix(t[i:], "【"):
+			if _, _, ok := readNumberGroup(t, i, len(t), '【', '】'); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// exportTrailer matches the lines chat exports append to an answer: the
+// Perplexity share line ("Answer from Perplexity: pplx.ai/share") and other
+// share links without a scheme. They are neither entries nor claims.
+var exportTrailerRE = regexp.MustCompile(`(?i)^[*_#>\s-]*(?:answer from perplexity|shared? (?:via|from) (?:perplexity|grok|chatgpt|gemini))\b|\bpplx\.ai/share\b`)
+
+func exportTrailer(t string) bool {
+	return len(t) < 300 && exportTrailerRE.MatchString(t)
 }
 
 var (
@@ -389,14 +499,13 @@ func sectionEntries(text string, lines []line, bs []block) []entry {
 		if bi == 0 && b.first == b.last && refHeadingText(text[b.start:b.end]) {
 			continue // the section's own title line
 		}
-		for li := b.first; li <= b.last; li++ {
-			ln := lines[li]
+		for _, ln := range splitGlued(text, lines[b.first:b.last+1]) {
 			t := text[ln.content:ln.end]
 			if strings.TrimSpace(t) == "" {
 				gap = true
 				continue
 			}
-			labels, n, marker := entryStart(t, b.kind == blockDef && li == b.first, b.label)
+			labels, n, marker := entryStart(t, b.kind == blockDef && ln.start == lines[b.first].start, b.label)
 			if n > 0 || marker != "" {
 				flush()
 				if len(labels) > 0 {
@@ -407,7 +516,7 @@ func sectionEntries(text string, lines []line, bs []block) []entry {
 				gap = false
 				continue
 			}
-			if cur != nil && (labelled || !gap && continuesEntry(text, lines[li], *cur)) {
+			if cur != nil && (labelled || !gap && continuesEntry(text, ln, *cur)) {
 				cur.end = ln.end
 				continue
 			}
@@ -420,6 +529,67 @@ func sectionEntries(text string, lines []line, bs []block) []entry {
 	}
 	flush()
 	return entries
+}
+
+// gluedCuts returns where the entries of a numbered reference list glued
+// into one line start after the first ("[1] A. Author … 2019. [2] B. Author
+// …", as PDF-to-text conversion writes it): each next number in sequence,
+// after a blank. It returns nil when t does not start with a number label.
+func gluedCuts(t string) []int {
+	labels, n := leadingLabels(t)
+	if n == 0 || len(labels) != 1 {
+		return nil
+	}
+	next, err := strconv.Atoi(labels[0])
+	if err != nil {
+		return nil
+	}
+	var cuts []int
+	for i := n; ; {
+		next++
+		want := "[" + strconv.Itoa(next) + "]"
+		k := strings.Index(t[i:], want)
+		if k < 0 {
+			return cuts
+		}
+		at := i + k
+		if at > 0 && t[at-1] != ' ' && t[at-1] != '\t' {
+			return cuts
+		}
+		cuts = append(cuts, at)
+		i = at + len(want)
+	}
+}
+
+// splitGlued returns a block's lines with each glued reference list line
+// (see gluedCuts) split into one line an entry.
+func splitGlued(text string, lines []line) []line {
+	var out []line
+	for k, ln := range lines {
+		cuts := gluedCuts(text[ln.content:ln.end])
+		if len(cuts) == 0 {
+			if out != nil {
+				out = append(out, ln)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]line, 0, len(lines)+len(cuts)), lines[:k]...)
+		}
+		prev := ln
+		for _, c := range cuts {
+			at := ln.content + c
+			_, e := trimSpan(text, prev.content, at)
+			prev.end = e
+			out = append(out, prev)
+			prev = line{start: at, content: at, end: ln.end}
+		}
+		out = append(out, prev)
+	}
+	if out == nil {
+		return lines
+	}
+	return out
 }
 
 // continuesEntry reports whether line li continues the current entry of
@@ -551,7 +721,7 @@ func findEntryURLs(s string) []entryLink {
 				end = tokEnd
 			}
 			t := biblio.TrimURLTail(u)
-			out = append(out, entryLink{url: t, start: i, end: end - (len(u) - len(t))})
+			out = append(out, entryLink{url: unescapeURL(t), start: i, end: end - (len(u) - len(t))})
 			i = end
 			continue
 		}
