@@ -373,13 +373,35 @@ func lineCitesInline(t string) bool {
 	return false
 }
 
-// exportTrailer matches the lines chat exports append to an answer: the
-// Perplexity share line ("Answer from Perplexity: pplx.ai/share") and other
-// share links without a scheme. They are neither entries nor claims.
-var exportTrailerRE = regexp.MustCompile(`(?i)^[*_#>\s-]*(?:answer from perplexity|shared? (?:via|from) (?:perplexity|grok|chatgpt|gemini))\b|\bpplx\.ai/share\b`)
-
+// exportTrailer reports whether a short block is a line chat exports
+// append to an answer: the Perplexity share line ("Answer from Perplexity:
+// pplx.ai/share"), "Shared via Grok". It is neither an entry nor a claim.
+// Every short block is tested, so this is byte comparisons, not a regexp.
 func exportTrailer(t string) bool {
-	return len(t) < 300 && exportTrailerRE.MatchString(t)
+	if len(t) >= 300 {
+		return false
+	}
+	if strings.Contains(t, "pplx.ai/share") {
+		return true
+	}
+	t = strings.TrimLeft(t, "*_#> \t-")
+	if len(t) < 12 || (t[0] != 'A' && t[0] != 'a' && t[0] != 'S' && t[0] != 's') {
+		return false
+	}
+	low := asciiLower(t[:min(len(t), 40)])
+	if strings.HasPrefix(low, "answer from perplexity") {
+		return true
+	}
+	for _, p := range []string{"shared via ", "shared from ", "share from "} {
+		if rest, ok := strings.CutPrefix(low, p); ok {
+			for _, name := range []string{"perplexity", "grok", "chatgpt", "gemini"} {
+				if strings.HasPrefix(rest, name) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 var (
@@ -547,17 +569,31 @@ func gluedCuts(t string) []int {
 	var cuts []int
 	for i := n; ; {
 		next++
-		want := "[" + strconv.Itoa(next) + "]"
-		k := strings.Index(t[i:], want)
-		if k < 0 {
-			return cuts
-		}
-		at := i + k
-		if at > 0 && t[at-1] != ' ' && t[at-1] != '\t' {
+		at := labelAt(t, i, next)
+		if at < 0 || at > 0 && t[at-1] != ' ' && t[at-1] != '\t' {
 			return cuts
 		}
 		cuts = append(cuts, at)
-		i = at + len(want)
+		i = at + 1
+	}
+}
+
+// labelAt returns the offset of the first "[n]" in t[i:], or -1.
+func labelAt(t string, i, n int) int {
+	for {
+		k := strings.IndexByte(t[i:], '[')
+		if k < 0 {
+			return -1
+		}
+		i += k + 1
+		v, j := 0, i
+		for j < len(t) && j-i < 5 && t[j] >= '0' && t[j] <= '9' {
+			v = 10*v + int(t[j]-'0')
+			j++
+		}
+		if j > i && j < len(t) && t[j] == ']' && v == n && t[i] != '0' {
+			return i - 1
+		}
 	}
 }
 
