@@ -161,6 +161,18 @@ Notes:
 			inText:  []string{"[1]=title:Attention is all you need", "[2]=title:BERT: Pre-training of deep bidirectional transformers", "[3]=arXiv:2005.14165"},
 			entries: []string{"title:Attention is all you need", "title:BERT: Pre-training of deep bidirectional transformers", "arXiv:2005.14165"},
 		},
+		{
+			name:    "a glued list without a heading",
+			text:    "Graph networks generalise [1]. Attention helps [2], [3].\n\n[1] P. Battaglia et al., \"Relational inductive biases,\" arXiv:1806.01261, 2018. [2] A. Vaswani et al., \"Attention is all you need,\" in NeurIPS, 2017. [3] T. Kipf and M. Welling, \"Semi-supervised classification with graph convolutional networks,\" in ICLR, 2017.\n",
+			inText:  []string{"[1]=arXiv:1806.01261", "[2]=title:Attention is all you need", "[3]=title:Semi-supervised classification with graph convolutional networks"},
+			entries: []string{"arXiv:1806.01261", "title:Attention is all you need", "title:Semi-supervised classification with graph convolutional networks"},
+		},
+		{
+			name:    "numbers out of sequence do not split an entry",
+			text:    "Scaling works [1].\n\n## References\n\n[1] J. Kaplan et al., \"Scaling laws [3] revisited,\" 2020, https://example.org/scaling\n\n[2] https://example.org/other\n",
+			inText:  []string{"[1]=https://example.org/scaling"},
+			entries: []string{"https://example.org/scaling", "https://example.org/other"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

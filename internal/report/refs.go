@@ -245,7 +245,11 @@ func notEntry(text string, b block) bool {
 		return false
 	}
 	t := text[b.start:b.end]
-	return exportTrailer(t) || citesInline(t) && !strings.Contains(t, "\n") && len(gluedCuts(t)) == 0
+	if exportTrailer(t) {
+		return true
+	}
+	_, n := leadingLabels(t)
+	return n == 0 && !strings.Contains(t, "\n") && citesInline(t)
 }
 
 // proseCitingMany reports whether a block in a reference section is a
@@ -297,8 +301,11 @@ func entryLike(text string, b block) bool {
 		return false
 	case len(gluedCuts(t)) > 0:
 		return true
-	case exportTrailer(t) || citesInline(t):
+	case exportTrailer(t):
 		return false
+	}
+	if _, n := leadingLabels(t); n == 0 && citesInline(t) {
+		return false // "[12] …" starts an entry, whatever it holds
 	}
 	low := strings.ToLower(t)
 	if strings.Contains(t, "://") || strings.Contains(low, "doi:") || strings.Contains(low, "doi.org") || strings.Contains(low, "arxiv") {
