@@ -16,8 +16,9 @@ import (
 //
 //	go test ./internal/report -run TestMeasureShared -measure /tmp/before
 //
-// DIR/summary.jsonl holds one line of counts a report; DIR/docs/ one file
-// of citations a report, for diffing.
+// DIR/summary.jsonl holds one line of counts a report and a last line of
+// totals (also logged); DIR/docs/ one file of citations a report, for
+// diffing.
 var measureDir = flag.String("measure", "", "write per-report parse counts of the shared reports to this directory")
 
 // reportCounts are the citation figures of one parsed report.
@@ -61,9 +62,17 @@ func TestMeasureShared(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sum strings.Builder
+	total := reportCounts{Name: "total"}
 	for _, r := range loadSharedReports(t) {
 		doc := Parse(r.text)
-		b, _ := json.Marshal(countDocument(r.name, doc))
+		c := countDocument(r.name, doc)
+		total.Claims += c.Claims
+		total.Markers += c.Markers
+		total.Resolved += c.Resolved
+		total.Entries += c.Entries
+		total.TitleOnly += c.TitleOnly
+		total.Cut += c.Cut
+		b, _ := json.Marshal(c)
 		sum.Write(b)
 		sum.WriteByte('\n')
 		var out strings.Builder
@@ -77,7 +86,11 @@ func TestMeasureShared(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	b, _ := json.Marshal(total)
+	sum.Write(b)
+	sum.WriteByte('\n')
 	if err := os.WriteFile(filepath.Join(*measureDir, "summary.jsonl"), []byte(sum.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("%s", b)
 }
