@@ -162,6 +162,20 @@ Notes:
 			entries: []string{"title:Attention is all you need", "title:BERT: Pre-training of deep bidirectional transformers", "arXiv:2005.14165"},
 		},
 		{
+			name:    "a headerless list above a localised share trailer",
+			text:    "Lineage is tracked in the graph [1]. Cypher creates nodes [2].\n\n[1] https://example.org/lineage\n[2] https://example.org/cypher\n\n---\nAntwort von Perplexity: pplx.ai/share\n",
+			inText:  []string{"[1]=https://example.org/lineage", "[2]=https://example.org/cypher"},
+			entries: []string{"https://example.org/lineage", "https://example.org/cypher"},
+			claims:  []string{"Lineage is tracked in the graph [1].", "Cypher creates nodes [2]."},
+		},
+		{
+			name:    "a citations list above a share trailer",
+			text:    "Lineage is tracked in the graph [1].\n\nCitations:\n[1] https://example.org/lineage\n\n---\nAnswer from Perplexity: pplx.ai/share\n\nA second answer follows here.\n",
+			inText:  []string{"[1]=https://example.org/lineage"},
+			entries: []string{"https://example.org/lineage"},
+			claims:  []string{"Lineage is tracked in the graph [1].", "A second answer follows here."},
+		},
+		{
 			name:    "a glued list without a heading",
 			text:    "Graph networks generalise [1]. Attention helps [2], [3].\n\n[1] P. Battaglia et al., \"Relational inductive biases,\" arXiv:1806.01261, 2018. [2] A. Vaswani et al., \"Attention is all you need,\" in NeurIPS, 2017. [3] T. Kipf and M. Welling, \"Semi-supervised classification with graph convolutional networks,\" in ICLR, 2017.\n",
 			inText:  []string{"[1]=arXiv:1806.01261", "[2]=title:Attention is all you need", "[3]=title:Semi-supervised classification with graph convolutional networks"},

@@ -97,8 +97,10 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 		default:
 			continue
 		}
+		// The section ends at the next heading of its level or above, or
+		// at an export trailer, which ends the answer.
 		j := i + 1
-		for j < len(blocks) && !(blocks[j].kind == blockHeading && (level == plainTitleLevel || blocks[j].level <= level)) {
+		for j < len(blocks) && !(blocks[j].kind == blockHeading && (level == plainTitleLevel || blocks[j].level <= level)) && !trailerBlock(text, blocks[j]) {
 			j++
 		}
 		if looksLikeEntries(text, blocks[i+1:j]) {
@@ -121,6 +123,9 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 		if b.kind == blockDef || b.kind == blockRule {
 			start = k
 			continue
+		}
+		if trailerBlock(text, b) {
+			continue // "---\nAnswer from Perplexity: pplx.ai/share" below the list
 		}
 		if b.kind != blockPara && b.kind != blockItem {
 			break
@@ -167,7 +172,7 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 		}
 	}
 	for k, b := range blocks {
-		if b.kind == blockDef || (b.kind == blockPara || b.kind == blockItem) && exportTrailer(text[b.start:b.end]) {
+		if b.kind == blockDef || trailerBlock(text, b) {
 			blocks[k].skip = true
 		}
 	}
@@ -378,6 +383,11 @@ func lineCitesInline(t string) bool {
 		}
 	}
 	return false
+}
+
+// trailerBlock reports whether a block is an export trailer.
+func trailerBlock(text string, b block) bool {
+	return (b.kind == blockPara || b.kind == blockItem) && exportTrailer(text[b.start:b.end])
 }
 
 // exportTrailer reports whether a short block is a line chat exports
