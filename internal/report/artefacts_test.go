@@ -176,6 +176,13 @@ Notes:
 			claims:  []string{"Lineage is tracked in the graph [1].", "A second answer follows here."},
 		},
 		{
+			name:    "a long hidden marker list glued to the paragraph",
+			text:    "Spark boxes run large models locally.[^1_1][^1_2]\n<span style=\"display:none\">[^1_3][^1_4][^1_5][^1_6][^1_7][^1_8][^1_9][^1_10][^1_11][^1_12][^1_13][^1_14][^1_15][^1_16][^1_17][^1_18][^1_19][^1_20][^1_21][^1_22][^1_23][^1_24][^1_25][^1_26][^1_27][^1_28][^1_29][^1_30][^1_31][^1_32][^1_33][^1_34][^1_35][^1_36][^1_37][^1_38][^1_39][^1_40][^1_41][^1_42][^1_43][^1_44][^1_45][^1_46][^1_47][^1_48][^1_49][^1_50][^1_51][^1_52][^1_53][^1_54][^1_55][^1_56][^1_57][^1_58][^1_59][^1_60][^1_61][^1_62][^1_63][^1_64][^1_65][^1_66][^1_67][^1_68][^1_69][^1_70][^1_71][^1_72][^1_73][^1_74][^1_75][^1_76][^1_77][^1_78][^1_79][^1_80][^1_81][^1_82][^1_83][^1_84][^1_85][^1_86][^1_87][^1_88][^1_89][^1_90][^1_91][^1_92][^1_93][^1_94][^1_95][^1_96][^1_97][^1_98][^1_99][^1_100][^1_101][^1_102][^1_103][^1_104][^1_105][^1_106][^1_107][^1_108][^1_109][^1_110][^1_111][^1_112][^1_113][^1_114][^1_115][^1_116][^1_117][^1_118][^1_119][^1_120][^1_121][^1_122][^1_123][^1_124][^1_125][^1_126][^1_127][^1_128][^1_129][^1_130][^1_131][^1_132][^1_133][^1_134][^1_135][^1_136][^1_137][^1_138][^1_139][^1_140][^1_141][^1_142][^1_143][^1_144][^1_145][^1_146][^1_147][^1_148][^1_149][^1_150][^1_151][^1_152][^1_153][^1_154][^1_155][^1_156][^1_157][^1_158][^1_159]</span>\n\n<div align=\"center\">⁂</div>\n\n[^1_1]: https://example.org/spark\n\n[^1_2]: https://example.org/models\n",
+			inText:  []string{"[^1_1]=https://example.org/spark", "[^1_2]=https://example.org/models"},
+			entries: []string{"https://example.org/spark", "https://example.org/models"},
+			claims:  []string{"Spark boxes run large models locally.[^1_1][^1_2]"},
+		},
+		{
 			name:    "a glued list without a heading",
 			text:    "Graph networks generalise [1]. Attention helps [2], [3].\n\n[1] P. Battaglia et al., \"Relational inductive biases,\" arXiv:1806.01261, 2018. [2] A. Vaswani et al., \"Attention is all you need,\" in NeurIPS, 2017. [3] T. Kipf and M. Welling, \"Semi-supervised classification with graph convolutional networks,\" in ICLR, 2017.\n",
 			inText:  []string{"[1]=arXiv:1806.01261", "[2]=title:Attention is all you need", "[3]=title:Semi-supervised classification with graph convolutional networks"},

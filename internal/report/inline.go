@@ -19,6 +19,7 @@ const (
 	maxLinkDest  = 4096
 	maxCodeSpan  = 4096
 	maxMarkerLen = 80
+	maxHidden    = 16384 // a hidden element ("<span style=\"display:none\">[^1_1]…</span>")
 )
 
 // span is a protected region of a block: a citation marker, a link, an
@@ -239,7 +240,7 @@ func (s *scanner) htmlTag(i, end int) int {
 	tag := s.low[i:stop]
 	if !closing && (strings.Contains(tag, "display:none") || strings.Contains(tag, "display: none")) {
 		// The whole hidden element: "<span style=\"display:none\">[^1][^2]</span>".
-		if c := strings.Index(s.low[stop:min(end, stop+maxLinkText)], "</"+name+">"); c >= 0 {
+		if c := strings.Index(s.low[stop:min(end, stop+maxHidden)], "</"+name+">"); c >= 0 {
 			stop += c + len("</"+name+">")
 		}
 	}

@@ -267,10 +267,13 @@ func (p *parser) document() claimtrace.Document {
 		}
 		sents := splitSentences(text, b.start, b.end, p.spans)
 		// A "sentence" that is only markers and punctuation joins the
-		// previous one ("… end.\n[3]").
+		// previous one ("… end.\n[3]"); one without a marker either (an
+		// HTML tag, a hidden element, code) is dropped.
 		for k := 0; k < len(sents); k++ {
 			if k > 0 && !hasWordOutside(text, sents[k][0], sents[k][1], p.spans) {
-				sents[k-1][1] = sents[k][1]
+				if citedIn(sents[k][0], sents[k][1]) {
+					sents[k-1][1] = sents[k][1]
+				}
 				sents = append(sents[:k], sents[k+1:]...)
 				k--
 			}
