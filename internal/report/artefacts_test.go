@@ -183,6 +183,13 @@ Notes:
 			claims:  []string{"Spark boxes run large models locally.[^1_1][^1_2]"},
 		},
 		{
+			name:    "a thread of two answers, each numbering its own list",
+			text:    "Measure the body first [1].\n\nCitations:\n[1] https://example.org/u2net\n\n---\nAnswer from Perplexity: pplx.ai/share\n\nUse one enterprise app for all sites [1][2].\n\nCitations:\n[1] https://example.org/entra\n[2] https://example.org/sharepoint\n\n---\nAnswer from Perplexity: pplx.ai/share\n",
+			inText:  []string{"[1]=https://example.org/u2net", "[1]=https://example.org/entra", "[2]=https://example.org/sharepoint"},
+			entries: []string{"https://example.org/u2net", "https://example.org/entra", "https://example.org/sharepoint"},
+			claims:  []string{"Measure the body first [1].", "Use one enterprise app for all sites [1][2]."},
+		},
+		{
 			name:    "a glued list without a heading",
 			text:    "Graph networks generalise [1]. Attention helps [2], [3].\n\n[1] P. Battaglia et al., \"Relational inductive biases,\" arXiv:1806.01261, 2018. [2] A. Vaswani et al., \"Attention is all you need,\" in NeurIPS, 2017. [3] T. Kipf and M. Welling, \"Semi-supervised classification with graph convolutional networks,\" in ICLR, 2017.\n",
 			inText:  []string{"[1]=arXiv:1806.01261", "[2]=title:Attention is all you need", "[3]=title:Semi-supervised classification with graph convolutional networks"},
