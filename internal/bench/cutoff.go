@@ -81,8 +81,15 @@ var cutoffWord = regexp.MustCompile(`(?i)\b(on\s+or\s+before|in\s+or\s+before|on
 // "published in 2023 or earlier".
 var orEarlier = regexp.MustCompile(`(?i)^[\s*_\]]*,?\s*or\s+(?:earlier|before|prior)\b`)
 
-// inDate finds the "in" that may open "in 2023 or earlier".
+// inDate finds the word that may open "in 2023 or earlier".
 var inDate = regexp.MustCompile(`(?i)\b(?:in|from|dated)\s+`)
+
+// rangeOpen finds a publication window's opening ("published between");
+// without the verb, "between 2019 and 2021" may be the topic's period.
+var rangeOpen = regexp.MustCompile(`(?i)\b(?:published|publicly\s+available|available|released|written|dated|appeared|appearing|issued)\s+(?:between|from)\s+`)
+
+// rangeJoin joins the two ends of a date range.
+var rangeJoin = regexp.MustCompile(`(?i)^[\s*_\]]*(?:and|to|through|until|-|–)\s+`)
 
 // ParseCutoff returns the first cutoff clause a prompt states. Later ones
 // are restatements or other dates ("… before April 2024 … market size by
@@ -118,6 +125,25 @@ func ParseCutoff(prompt string) (PromptCutoff, bool) {
 			best = PromptCutoff{Date: d, Precision: p, Inclusive: true, Text: prompt[m[0] : m[1]+n+k[1]]}
 			bestAt = m[0]
 			break
+		}
+	}
+	// "published between 2018 and 2023", "available from May 2020 to June
+	// 2023": the upper end, included.
+	for _, m := range rangeOpen.FindAllStringIndex(prompt, -1) {
+		if bestAt >= 0 && m[0] > bestAt {
+			break
+		}
+		d, _, n, _ := readDate(prompt[m[1]:])
+		if n == 0 {
+			continue
+		}
+		rest := prompt[m[1]+n:]
+		if k := rangeJoin.FindStringIndex(rest); k != nil {
+			if d2, p2, n2, _ := readDate(rest[k[1]:]); n2 > 0 && !d2.Before(d) {
+				best = PromptCutoff{Date: d2, Precision: p2, Inclusive: true, Text: prompt[m[0] : m[1]+n+k[1]+n2]}
+				bestAt = m[0]
+				break
+			}
 		}
 	}
 	return best, bestAt >= 0

@@ -50,6 +50,10 @@ func TestParseCutoff(t *testing.T) {
 		{"published before the end of June 2023", date(2023, 7, 1), true, PrecisionMonth},
 		{"only papers published in 2023 or earlier", date(2024, 1, 1), true, PrecisionYear},
 		{"work from May 2022 or before", date(2022, 6, 1), true, PrecisionMonth},
+		{"review work published between 2018 and 2023", date(2024, 1, 1), true, PrecisionYear},
+		{"studies published from May 2020 to June 2023 only", date(2023, 7, 1), true, PrecisionMonth},
+		{"papers published from 2023 to 2019", time.Time{}, false, 0},
+		{"trace the field between 2019 and 2021. Cite papers published before 2024.", date(2024, 1, 1), false, PrecisionYear},
 		// The first explicit cutoff wins.
 		{"papers published before April 2024; discuss the market forecast by 2030 and growth until 2035.", date(2024, 4, 1), false, PrecisionMonth},
 		{"Focus on models since 2019. Cite papers published no later than April 2025.", date(2025, 5, 1), true, PrecisionMonth},
