@@ -228,7 +228,7 @@ func (s *scanner) htmlTag(i, end int) int {
 	for n < end && n-j < 12 && (isAlnumByte(text[n]) || text[n] == '-') {
 		n++
 	}
-	name := asciiLower(text[j:n])
+	name := s.low[j:n]
 	if !htmlElements[name] || n >= end || strings.IndexByte(" \t\n/>", text[n]) < 0 {
 		return i
 	}

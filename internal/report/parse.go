@@ -134,7 +134,7 @@ type answer struct {
 func (p *parser) answerLabels(all map[string]int) []answer {
 	var out []answer
 	for k, b := range p.blocks {
-		if k+1 < len(p.blocks) && trailerBlock(p.text, b) {
+		if k+1 < len(p.blocks) && b.trailer {
 			out = append(out, answer{first: k + 1})
 		}
 	}

@@ -2,7 +2,6 @@ package report
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -85,6 +84,9 @@ var refPlainTitles = map[string]bool{
 // Definition blocks are always entries. It returns the block index ranges
 // [from, to) of the sections found.
 func findReferenceSections(text string, blocks []block) [][2]int {
+	for k, b := range blocks {
+		blocks[k].trailer = (b.kind == blockPara || b.kind == blockItem) && exportTrailer(text[b.start:b.end])
+	}
 	var sections [][2]int
 	for i := 0; i < len(blocks); i++ {
 		b := blocks[i]
@@ -100,7 +102,7 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 		// The section ends at the next heading of its level or above, or
 		// at an export trailer, which ends the answer.
 		j := i + 1
-		for j < len(blocks) && !(blocks[j].kind == blockHeading && (level == plainTitleLevel || blocks[j].level <= level)) && !trailerBlock(text, blocks[j]) {
+		for j < len(blocks) && !(blocks[j].kind == blockHeading && (level == plainTitleLevel || blocks[j].level <= level)) && !blocks[j].trailer {
 			j++
 		}
 		if looksLikeEntries(text, blocks[i+1:j]) {
@@ -124,7 +126,7 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 			start = k
 			continue
 		}
-		if trailerBlock(text, b) {
+		if b.trailer {
 			continue // "---\nAnswer from Perplexity: pplx.ai/share" below the list
 		}
 		if b.kind != blockPara && b.kind != blockItem {
@@ -172,7 +174,7 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 		}
 	}
 	for k, b := range blocks {
-		if b.kind == blockDef || trailerBlock(text, b) {
+		if b.kind == blockDef || b.trailer {
 			blocks[k].skip = true
 		}
 	}
@@ -184,7 +186,7 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 func labelLines(t string) int {
 	n := 0
 	for line := range strings.SplitSeq(t, "\n") {
-		if _, k := leadingLabels(line); k > 0 {
+		if k, _, _ := labelLen(line); k > 0 {
 			n++
 		}
 	}
@@ -249,11 +251,11 @@ func notEntry(text string, b block) bool {
 	if b.kind != blockPara && b.kind != blockItem {
 		return false
 	}
-	t := text[b.start:b.end]
-	if exportTrailer(t) {
+	if b.trailer {
 		return true
 	}
-	_, n := leadingLabels(t)
+	t := text[b.start:b.end]
+	n, _, _ := labelLen(t)
 	return n == 0 && !strings.Contains(t, "\n") && citesInline(t)
 }
 
@@ -266,7 +268,7 @@ func proseCitingMany(text string, b block) bool {
 		return false
 	}
 	t := text[b.start:b.end]
-	if _, n := leadingLabels(t); n > 0 || strings.HasPrefix(t, "[") || strings.HasPrefix(t, `\[`) || strings.HasPrefix(t, "<") || isURLOnly(t) {
+	if n, _, _ := labelLen(t); n > 0 || strings.HasPrefix(t, "[") || strings.HasPrefix(t, `\[`) || strings.HasPrefix(t, "<") || isURLOnly(t) {
 		return false
 	}
 	return b.first == b.last && strings.Count(t, "](http") >= 3
@@ -306,20 +308,22 @@ func entryLike(text string, b block) bool {
 		return false
 	case len(gluedCuts(t)) > 0:
 		return true
-	case exportTrailer(t):
+	case b.trailer:
 		return false
 	}
-	if _, n := leadingLabels(t); n == 0 && citesInline(t) {
+	if n, _, _ := labelLen(t); n == 0 && citesInline(t) {
 		return false // "[12] …" starts an entry, whatever it holds
 	}
-	low := strings.ToLower(t)
-	if strings.Contains(t, "://") || strings.Contains(low, "doi:") || strings.Contains(low, "doi.org") || strings.Contains(low, "arxiv") {
+	if strings.Contains(t, "://") {
+		return true
+	}
+	if low := asciiLower(t); strings.Contains(low, "doi:") || strings.Contains(low, "doi.org") || strings.Contains(low, "arxiv") {
 		return true
 	}
 	if !yearRE.MatchString(t) || len(t) > 600 {
 		return false
 	}
-	_, n := leadingLabels(t)
+	n, _, _ := labelLen(t)
 	body := t[n:]
 	return strings.Contains(body, "et al") || strings.ContainsAny(body, "“\"《「") || venueRE.MatchString(body) ||
 		authorLike(sentenceSegments(body)[0]) || (n > 0 || b.kind == blockItem) && len(body) < 300 && (fieldCount(body) >= 3 || titleYear.MatchString(body))
@@ -361,10 +365,8 @@ func lineCitesInline(t string) bool {
 	if n := listMarker(t); n > 0 {
 		t = t[n:]
 	}
-	_, n := leadingLabels(t)
-	if m := linkLabelRE.FindStringIndex(t[n:]); m != nil {
-		n += m[1]
-	}
+	n, _, _ := labelLen(t)
+	n += numberLinkLen(t[n:])
 	for i := n + 1; i < len(t); i++ {
 		switch {
 		case t[i] == '[' && i+1 < len(t) && t[i+1] == '^':
@@ -373,7 +375,7 @@ func lineCitesInline(t string) bool {
 			if _, _, ok := readNumberGroup(t, i, len(t), '[', ']'); ok {
 				return true
 			}
-			if linkLabelRE.MatchString(t[i:]) {
+			if numberLinkLen(t[i:]) > 0 {
 				return true
 			}
 		case t[i] == 0xE3 && strings.HasPrefix(t[i:], "【"):
@@ -385,9 +387,32 @@ func lineCitesInline(t string) bool {
 	return false
 }
 
-// trailerBlock reports whether a block is an export trailer.
-func trailerBlock(text string, b block) bool {
-	return (b.kind == blockPara || b.kind == blockItem) && exportTrailer(text[b.start:b.end])
+// numberLinkLen returns the length of the numbered link opening t
+// ("[[3]](", "[3](": linkLabelRE, without a regexp, as it runs at every
+// bracket of a candidate section), or 0.
+func numberLinkLen(t string) int {
+	i := 1
+	if len(t) < 4 || t[0] != '[' {
+		return 0
+	}
+	if t[1] == '[' {
+		i++
+	}
+	d := i
+	for i < len(t) && i-d < 4 && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == d || i >= len(t) || t[i] != ']' {
+		return 0
+	}
+	i++
+	if i < len(t) && t[i] == ']' {
+		i++
+	}
+	if i >= len(t) || t[i] != '(' {
+		return 0
+	}
+	return i + 1
 }
 
 // exportTrailer reports whether a short block is a line chat exports
@@ -398,21 +423,22 @@ func exportTrailer(t string) bool {
 	if len(t) >= 300 {
 		return false
 	}
-	if strings.Contains(t, "pplx.ai/share") {
+	// The share link ends the line ("Réponse de Perplexity:
+	// pplx.ai/share"), or a link to the thread ("[pplx.ai/share](…)").
+	if e := strings.TrimRight(t, " *_"); strings.HasSuffix(e, "pplx.ai/share") || strings.HasSuffix(e, ")") && strings.Contains(e, "pplx.ai/share") {
 		return true
 	}
 	t = strings.TrimLeft(t, "*_#> \t-")
 	if len(t) < 12 || (t[0] != 'A' && t[0] != 'a' && t[0] != 'S' && t[0] != 's') {
 		return false
 	}
-	low := asciiLower(t[:min(len(t), 40)])
-	if strings.HasPrefix(low, "answer from perplexity") {
+	if hasPrefixFold(t, "answer from perplexity") {
 		return true
 	}
 	for _, p := range []string{"shared via ", "shared from ", "share from "} {
-		if rest, ok := strings.CutPrefix(low, p); ok {
+		if hasPrefixFold(t, p) {
 			for _, name := range []string{"perplexity", "grok", "chatgpt", "gemini"} {
-				if strings.HasPrefix(rest, name) {
+				if hasPrefixFold(t[len(p):], name) {
 					return true
 				}
 			}
@@ -431,6 +457,23 @@ var (
 // the label prefix (0 when there is none).
 func leadingLabels(t string) ([]string, int) {
 	var labels []string
+	n, count, _ := scanLabels(t, &labels)
+	if count == 0 {
+		return nil, 0
+	}
+	return labels, n
+}
+
+// labelLen is leadingLabels without the labels: the length of the label
+// prefix, the number of labels and the first one's value, without
+// allocating (it runs on every line of a candidate reference section).
+func labelLen(t string) (n, count, first int) {
+	return scanLabels(t, nil)
+}
+
+// scanLabels reads the labels t starts with, appending them to labels when
+// it is not nil.
+func scanLabels(t string, labels *[]string) (n, count, first int) {
 	i := 0
 	for {
 		j := i
@@ -446,7 +489,9 @@ func leadingLabels(t string) ([]string, int) {
 		}
 		k := j + len(open)
 		d := k
+		v := 0
 		for d < len(t) && d-k < 5 && t[d] >= '0' && t[d] <= '9' {
+			v = 10*v + int(t[d]-'0')
 			d++
 		}
 		if d == k || !strings.HasPrefix(t[d:], close) {
@@ -455,13 +500,19 @@ func leadingLabels(t string) ([]string, int) {
 		if strings.HasPrefix(t[d+len(close):], "(") || strings.HasPrefix(t[d+len(close):], ":") {
 			break // a link "[3](url)" or a definition
 		}
-		labels = append(labels, t[k:d])
+		if labels != nil {
+			*labels = append(*labels, t[k:d])
+		}
+		if count == 0 {
+			first = v
+		}
+		count++
 		i = d + len(close)
 	}
-	if len(labels) == 0 {
-		return nil, 0
+	if count == 0 {
+		return 0, 0, 0
 	}
-	return labels, i
+	return i, count, first
 }
 
 // isURLOnly reports whether a block is a single URL (the ChatGPT export
@@ -575,12 +626,8 @@ func sectionEntries(text string, lines []line, bs []block) []entry {
 // …", as PDF-to-text conversion writes it): each next number in sequence,
 // after a blank. It returns nil when t does not start with a number label.
 func gluedCuts(t string) []int {
-	labels, n := leadingLabels(t)
-	if n == 0 || len(labels) != 1 {
-		return nil
-	}
-	next, err := strconv.Atoi(labels[0])
-	if err != nil {
+	n, count, next := labelLen(t)
+	if n == 0 || count != 1 {
 		return nil
 	}
 	var cuts []int
