@@ -110,6 +110,17 @@ func TestReleasedDataset(t *testing.T) {
 			t.Errorf("%s: no parsable version date in %+v", task.ArXivID, task.Versions)
 		}
 	}
+	// "on or before M Y" includes month M: the bound is the month after.
+	for id, want := range map[string]string{"2105.01605": "2021-06-01", "2207.14394": "2022-09-01", "2205.08977": "2022-06-01", "2011.13534": "2021-03-01", "2312.04861": "2025-04-01"} {
+		task, ok := d.Task(id)
+		if !ok {
+			t.Errorf("task %s missing", id)
+			continue
+		}
+		if c, _ := Cutoff(task); c.Format(time.DateOnly) != want {
+			t.Errorf("%s: cutoff %s, want %s", id, c.Format(time.DateOnly), want)
+		}
+	}
 	if fromPrompt < 99 {
 		t.Errorf("cutoff read from the prompt for %d tasks, want at least 99", fromPrompt)
 	}

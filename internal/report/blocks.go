@@ -36,6 +36,7 @@ type block struct {
 	label      string
 	skip       bool // not a source of claims: reference list, chatter, preamble
 	refs       bool // inside a reference section
+	trailer    bool // an export trailer ("Answer from Perplexity: pplx.ai/share")
 }
 
 // line is one line of the text, without its newline.

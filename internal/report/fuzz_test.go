@@ -18,6 +18,8 @@ func FuzzParse(f *testing.F) {
 		"A (Lewis et al., 2020; see Izacard & Grave, 2021a, p. 4). Lewis and Perez (2020, 2021b) agree. (March 2020) (X, n.d.)\n\n## References\n\nLewis, P., & Perez, E. (2020). T. https://a.b\n\nIzacard, G. (2021a). U.",
 		"van der Aalst (2016) and (De Cock et al. 2019, Table 2; O’Brien, 2018) or (Müller,2017,2018)\n\n[1] W. van der Aalst, “P,” 2016.\n[2] **De Cock et al. (2019)** Q. doi:10.1/x",
 		"(Smith et\nal., 2020 (Smith, 2020) Smith & (2020) et al. (2020) ((2020)) (, 2020) (Smith, 2020\n\n- Smith, J. (2020). S.",
+		"<img src=\"https://x.ai/logo.png\"/>\n\nA [^1] <span style=\"display:none\">[^1]</span> <a href='https://a.b'>t</a> $[1, 3] \\times [0, 1]$ x ∈ [1, 3] $5 and $6 [2]\n\nNotes:\n1. See [1].\n| a | b |\n\n[^1]: https://a.b/c?d=1\\&e=2 https://w.org/wiki/A–B\n\nAnswer from Perplexity: pplx.ai/share",
+		"References\n\n[1] A. B, \"T,\" 2019. [2] C. D, \"U,\" 2020. [4] E. [3] F.\n\n## Further reading\n1. T, 2020.\n\n[1] https://a.b",
 	} {
 		f.Add(s)
 	}

@@ -19,6 +19,7 @@ const (
 	maxLinkDest  = 4096
 	maxCodeSpan  = 4096
 	maxMarkerLen = 80
+	maxHidden    = 16384 // a hidden element ("<span style=\"display:none\">[^1_1]…</span>")
 )
 
 // span is a protected region of a block: a citation marker, a link, an
@@ -98,11 +99,22 @@ func (s *scanner) scanBlock(start, end int) {
 				i += j + 1
 				continue
 			}
+		case c == '$':
+			if j := mathSpanEnd(text, i, end); j > i {
+				s.spans = append(s.spans, span{start: i, end: j})
+				i = j
+				continue
+			}
+		case c == '<' && i+1 < end && (isASCIILetterByte(text[i+1]) || text[i+1] == '/'):
+			if j := s.htmlTag(i, end); j > i {
+				i = j
+				continue
+			}
 		case (c == 'h' || c == 'H' || c == 'w' || c == 'W') && isURLStart(low, i) && boundaryBefore(text, i):
 			j := bareURLEnd(text, i, end)
 			if u := biblio.TrimURLTail(text[i:j]); len(u) > len("https://") {
 				j = i + len(u)
-				s.add(claimtrace.Citation{Marker: u, Kind: claimtrace.KindBareURL, URL: u, Start: i, End: j}, -1)
+				s.add(claimtrace.Citation{Marker: u, Kind: claimtrace.KindBareURL, URL: unescapeURL(u), Start: i, End: j}, -1)
 				i = j
 				continue
 			}
@@ -147,6 +159,105 @@ func (s *scanner) scanBlock(start, end int) {
 		_, size := utf8.DecodeRuneInString(text[i:end])
 		i += size
 	}
+}
+
+// mathSpanEnd returns the end of the TeX math "$…$" or "$$…$$" opening at
+// i, or i. As in Pandoc, an opening "$" is followed by a non-blank, a
+// closing one follows a non-blank and is not followed by a digit, so "$5
+// and $10" is money, not math.
+func mathSpanEnd(text string, i, end int) int {
+	d := "$"
+	if strings.HasPrefix(text[i:end], "$$") {
+		d = "$$"
+	}
+	j := i + len(d)
+	if j >= end || text[j] == ' ' || text[j] == '\t' || text[j] == '\n' {
+		return i
+	}
+	lim := min(end, j+maxCodeSpan)
+	for k := j; k < lim; k++ {
+		switch text[k] {
+		case '\\':
+			k++
+		case '\n':
+			if d == "$" {
+				return i
+			}
+		case '$':
+			if !strings.HasPrefix(text[k:lim], d) || text[k-1] == ' ' || text[k-1] == '\t' {
+				if d == "$" {
+					return i
+				}
+				continue
+			}
+			e := k + len(d)
+			if e < end && text[e] >= '0' && text[e] <= '9' {
+				return i
+			}
+			return e
+		}
+	}
+	return i
+}
+
+// htmlElements are the HTML elements exports write into markdown: the
+// logo "<img src=…>" of a Perplexity export, "<span
+// style=\"display:none\">" marker lists, "<div align=\"center\">⁂</div>".
+var htmlElements = map[string]bool{
+	"a": true, "img": true, "div": true, "span": true, "p": true, "br": true, "hr": true, "sup": true, "sub": true,
+	"b": true, "i": true, "em": true, "strong": true, "u": true, "small": true, "center": true, "font": true,
+	"details": true, "summary": true, "figure": true, "figcaption": true, "picture": true, "source": true,
+	"video": true, "audio": true, "iframe": true, "table": true, "tr": true, "td": true, "th": true,
+	"thead": true, "tbody": true, "ul": true, "ol": true, "li": true, "section": true, "article": true,
+	"h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true, "code": true, "pre": true,
+	"blockquote": true, "cite": true, "mark": true, "kbd": true, "svg": true, "path": true,
+}
+
+// htmlTag handles an HTML tag at i. Its attributes are not citations (an
+// image's src is a logo, not a source); "<a href=…>" is a link; an element
+// hidden by "display:none" is skipped whole with its content. It returns
+// the index after what it consumed, or i when the '<' opens no tag.
+func (s *scanner) htmlTag(i, end int) int {
+	text := s.text
+	j := i + 1
+	closing := j < end && text[j] == '/'
+	if closing {
+		j++
+	}
+	n := j
+	for n < end && n-j < 12 && (isAlnumByte(text[n]) || text[n] == '-') {
+		n++
+	}
+	name := s.low[j:n]
+	if !htmlElements[name] || n >= end || strings.IndexByte(" \t\n/>", text[n]) < 0 {
+		return i
+	}
+	k := strings.IndexByte(text[n:min(end, n+maxLinkDest)], '>')
+	if k < 0 {
+		return i
+	}
+	stop := n + k + 1
+	tag := s.low[i:stop]
+	if !closing && (strings.Contains(tag, "display:none") || strings.Contains(tag, "display: none")) {
+		// The whole hidden element: "<span style=\"display:none\">[^1][^2]</span>".
+		if c := strings.Index(s.low[stop:min(end, stop+maxHidden)], "</"+name+">"); c >= 0 {
+			stop += c + len("</"+name+">")
+		}
+	}
+	if !closing && name == "a" {
+		if h := strings.Index(tag, "href="); h >= 0 {
+			v := strings.Trim(text[i+h+len("href="):stop-1], "\"' /")
+			if q := strings.IndexAny(v, "\"' "); q >= 0 {
+				v = v[:q]
+			}
+			if hasPrefixFold(v, "http://") || hasPrefixFold(v, "https://") {
+				s.add(claimtrace.Citation{Marker: text[i:stop], Kind: claimtrace.KindLink, URL: v, Start: i, End: stop}, -1)
+				return stop
+			}
+		}
+	}
+	s.spans = append(s.spans, span{start: i, end: stop})
+	return stop
 }
 
 // add records a citation. entryIdx, when ≥ 0, is the reference-list entry
@@ -285,11 +396,14 @@ func (s *scanner) numberGroup(i, end int, open, close rune) int {
 	}
 	for _, n := range nums {
 		v, _ := strconv.Atoi(n)
-		if v > 999 {
+		if v > 999 || v == 0 {
 			if _, ok := s.byLabel[n]; !ok {
-				return i
+				return i // a year "[2020]", an interval "[0, 1]"
 			}
 		}
+	}
+	if open == '[' && mathAround(s.text, i, stop, len(nums) == 2 && !strings.ContainsAny(s.text[i:stop], "-–—~")) {
+		return i
 	}
 	for _, n := range nums {
 		s.add(claimtrace.Citation{Marker: "[" + n + "]", Kind: claimtrace.KindNumbered, Start: i, End: stop}, s.entryFor(n))
@@ -367,6 +481,39 @@ func readNumberGroup(text string, i, end int, open, close rune) (nums []string, 
 		j += size
 	}
 	return nil, 0, false
+}
+
+// mathAround reports whether the bracket group text[i:stop] is math rather
+// than a citation: after a relation ("x ∈ [1, 3]", "= [2, 4]"; not after
+// "+" or "*", which end "C++" and "**bold**"), before an operator ("[1, 4]
+// × [2, 3]"), or, for a pair ("[2, 5]"), after a
+// word naming an interval ("on the interval [2, 5]").
+func mathAround(text string, i, stop int, pair bool) bool {
+	b := i
+	for b > 0 && (text[b-1] == ' ' || text[b-1] == '\t') {
+		b--
+	}
+	prev, _ := utf8.DecodeLastRuneInString(text[:b])
+	if strings.ContainsRune("∈∉=≤≥×⊂⊆⊃⊇∪∩", prev) {
+		return true
+	}
+	w := b
+	for w > 0 && isASCIILetterByte(text[w-1]) {
+		w--
+	}
+	word := strings.ToLower(text[w:b])
+	if w > 0 && text[w-1] == '\\' && (word == "in" || word == "subset" || word == "subseteq" || word == "times" || word == "to") {
+		return true
+	}
+	if pair && (word == "interval" || word == "intervals") {
+		return true
+	}
+	a := stop
+	for a < len(text) && (text[a] == ' ' || text[a] == '\t') {
+		a++
+	}
+	next, _ := utf8.DecodeRuneInString(text[a:])
+	return strings.ContainsRune("×∪∩^", next) || strings.HasPrefix(text[a:], `\times`) || strings.HasPrefix(text[a:], `\cup`)
 }
 
 // lenticular handles "【n】" markers.
@@ -721,7 +868,7 @@ func inlineLinkAt(text string, i, j, end int) (inlineLink, bool) {
 	if k >= end || text[k] != ')' {
 		return inlineLink{}, false
 	}
-	l.dest = strings.ReplaceAll(dest, `\_`, "_")
+	l.dest = unescapeURL(dest)
 	l.end = k + 1
 	d := l.dest
 	l.isURL = hasPrefixFold(d, "http://") || hasPrefixFold(d, "https://") || hasPrefixFold(d, "www.") || hasPrefixFold(d, "doi:") || hasPrefixFold(d, "arxiv:")
@@ -778,6 +925,11 @@ func bareURLEnd(text string, i, end int) int {
 	for j < end {
 		r, size := utf8.DecodeRuneInString(text[j:end])
 		if r < 0x80 {
+			if r == '\\' && j+1 < end && strings.IndexByte(urlEscapable, text[j+1]) >= 0 {
+				j += 2 // a markdown escape: "?a=1\\&b=2", "a\\_b"
+				inCJK = false
+				continue
+			}
 			if r <= ' ' || strings.ContainsRune("<>\"`|[]\\", r) {
 				break
 			}
@@ -787,6 +939,17 @@ func bareURLEnd(text string, i, end int) int {
 		}
 		if unicode.IsSpace(r) || isCJKPunct(r) || r == utf8.RuneError || r == '\ue200' {
 			break
+		}
+		if iriDash(r) {
+			// "wiki/Linear–quadratic_regulator": a dash between two
+			// letters of a path is the IRI's, not the prose's.
+			next, _ := utf8.DecodeRuneInString(text[j+size : end])
+			prev, _ := utf8.DecodeLastRuneInString(text[i:j])
+			if !unicode.IsLetter(prev) && !unicode.IsDigit(prev) || !unicode.IsLetter(next) && !unicode.IsDigit(next) || strings.Count(text[i:j], "/") < 3 {
+				break
+			}
+			j += size
+			continue
 		}
 		if isCJK(r) && !inCJK {
 			prev := text[j-1]
@@ -801,6 +964,32 @@ func bareURLEnd(text string, i, end int) int {
 		j += size
 	}
 	return j
+}
+
+// urlEscapable are the characters a markdown writer escapes inside a URL
+// ("\\&", "\\_"); the unescaped URL is the one to fetch.
+const urlEscapable = "&_*#~=?%+-./:@!$',;"
+
+// iriDash reports whether r is a dash that Wikipedia and other IRIs hold
+// in their paths (the en dash, hyphens); the em dash separates prose.
+func iriDash(r rune) bool { return r == '–' || r == '‐' || r == '‑' }
+
+// unescapeURL drops the markdown escapes of a URL taken from report text
+// ("…?a=1\\&b=2" is "…?a=1&b=2").
+func unescapeURL(u string) string {
+	if !strings.Contains(u, `\`) {
+		return u
+	}
+	var b strings.Builder
+	for i := 0; i < len(u); i++ {
+		if u[i] == '\\' && i+1 < len(u) && (strings.IndexByte(urlEscapable, u[i+1]) >= 0 || strings.IndexByte("()[]", u[i+1]) >= 0) {
+			i++
+		} else if u[i] == '\\' && i+1 == len(u) {
+			break
+		}
+		b.WriteByte(u[i])
+	}
+	return b.String()
 }
 
 // boundaryBefore reports whether position i starts a token: the byte before

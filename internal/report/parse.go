@@ -77,7 +77,10 @@ func (p *parser) scan() {
 	numeric := false
 	for i, e := range p.entries {
 		for _, l := range e.labels {
-			if _, ok := byLabel[l]; !ok {
+			// The first entry of a label, unless a later one has a URL or
+			// an identifier where it has only a title: a list of titles
+			// above the list of links does not capture the markers.
+			if j, ok := byLabel[l]; !ok || !p.entries[j].identified() && e.identified() {
 				byLabel[l] = i
 			}
 			if isNumber(l) {
@@ -86,9 +89,15 @@ func (p *parser) scan() {
 		}
 	}
 	ay := newAYIndex(p.entries)
+	answers := p.answerLabels(byLabel)
 	run := func(glued bool) *scanner {
 		s := &scanner{text: p.text, low: p.low, entries: p.entries, byLabel: byLabel, glued: glued, ay: ay}
-		for _, b := range p.blocks {
+		ai := 0
+		for k, b := range p.blocks {
+			for ai < len(answers) && k >= answers[ai].first {
+				s.byLabel = answers[ai].byLabel
+				ai++
+			}
 			switch b.kind {
 			case blockCode, blockRule, blockTableSep, blockDef:
 				continue
@@ -110,6 +119,68 @@ func (p *parser) scan() {
 	p.cites = s.cites
 	p.spans = s.spans
 	sort.SliceStable(p.spans, func(i, j int) bool { return p.spans[i].start < p.spans[j].start })
+}
+
+// answer is one answer of an exported thread after the first: its first
+// block and the labels of its entries, over those of the whole text.
+type answer struct {
+	first   int
+	byLabel map[string]int
+}
+
+// answerLabels splits a thread of several answers at its export trailers
+// ("Answer from Perplexity: pplx.ai/share" ends each), so that each answer's
+// "[1]" resolves to its own list. It returns nil for a single answer.
+func (p *parser) answerLabels(all map[string]int) []answer {
+	var out []answer
+	for k, b := range p.blocks {
+		if k+1 < len(p.blocks) && b.trailer {
+			out = append(out, answer{first: k + 1})
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	// Answer i runs from its first block to the next answer's first.
+	for i := range out {
+		start := p.blocks[out[i].first].start
+		end := len(p.text)
+		if i+1 < len(out) {
+			end = p.blocks[out[i+1].first].start
+		}
+		m := make(map[string]int, len(all))
+		for l, e := range all {
+			m[l] = e
+		}
+		for j, e := range p.entries {
+			if e.start < start || e.start >= end {
+				continue
+			}
+			for _, l := range e.labels {
+				if k, ok := m[l]; !ok || p.entries[k].start < start || p.entries[k].start >= end || !p.entries[k].identified() && e.identified() {
+					m[l] = j
+				}
+			}
+		}
+		out[i].byLabel = m
+	}
+	// The first answer resolves in its own list too.
+	first := map[string]int{}
+	for l, e := range all {
+		first[l] = e
+	}
+	end := p.blocks[out[0].first].start
+	for j, e := range p.entries {
+		if e.start >= end {
+			continue
+		}
+		for _, l := range e.labels {
+			if k, ok := first[l]; !ok || p.entries[k].start >= end || !p.entries[k].identified() && e.identified() {
+				first[l] = j
+			}
+		}
+	}
+	return append([]answer{{first: 0, byLabel: first}}, out...)
 }
 
 // resolvesNumbers reports whether some numbered citation has a target.
@@ -264,10 +335,13 @@ func (p *parser) document() claimtrace.Document {
 		}
 		sents := splitSentences(text, b.start, b.end, p.spans)
 		// A "sentence" that is only markers and punctuation joins the
-		// previous one ("… end.\n[3]").
+		// previous one ("… end.\n[3]"); one without a marker either (an
+		// HTML tag, a hidden element, code) is dropped.
 		for k := 0; k < len(sents); k++ {
 			if k > 0 && !hasWordOutside(text, sents[k][0], sents[k][1], p.spans) {
-				sents[k-1][1] = sents[k][1]
+				if citedIn(sents[k][0], sents[k][1]) {
+					sents[k-1][1] = sents[k][1]
+				}
 				sents = append(sents[:k], sents[k+1:]...)
 				k--
 			}

@@ -21,6 +21,10 @@ type entry struct {
 	key        *authorKey // first authors and years, for author–year markers; nil when the entry names none
 }
 
+// identified reports whether an entry names its work by a URL or an
+// identifier rather than by a title alone.
+func (e entry) identified() bool { return e.url != "" || e.doi != "" || e.arxiv != "" }
+
 // refHeading matches the titles of reference sections, in the languages
 // the reports come in.
 var refHeading = regexp.MustCompile(`(?i)^(?:[\w-]+\s+){0,2}(?:references?|reference list|sources?|sources cited|cited sources|bibliography|works cited|citations|cited works|literature cited|further reading|notes|footnotes|links)$|^(?:参考文献|参考资料|参考来源|引用来源|资料来源|信息来源|来源|引用|引用的著作|引用文献|文献|出处|參考文獻|參考資料|資料來源|引用的著作|参考文献リスト|出典)$`)
@@ -80,6 +84,9 @@ var refPlainTitles = map[string]bool{
 // Definition blocks are always entries. It returns the block index ranges
 // [from, to) of the sections found.
 func findReferenceSections(text string, blocks []block) [][2]int {
+	for k, b := range blocks {
+		blocks[k].trailer = (b.kind == blockPara || b.kind == blockItem) && exportTrailer(text[b.start:b.end])
+	}
 	var sections [][2]int
 	for i := 0; i < len(blocks); i++ {
 		b := blocks[i]
@@ -92,8 +99,10 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 		default:
 			continue
 		}
+		// The section ends at the next heading of its level or above, or
+		// at an export trailer, which ends the answer.
 		j := i + 1
-		for j < len(blocks) && !(blocks[j].kind == blockHeading && (level == plainTitleLevel || blocks[j].level <= level)) {
+		for j < len(blocks) && !(blocks[j].kind == blockHeading && (level == plainTitleLevel || blocks[j].level <= level)) && !blocks[j].trailer {
 			j++
 		}
 		if looksLikeEntries(text, blocks[i+1:j]) {
@@ -117,11 +126,14 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 			start = k
 			continue
 		}
+		if b.trailer {
+			continue // "---\nAnswer from Perplexity: pplx.ai/share" below the list
+		}
 		if b.kind != blockPara && b.kind != blockItem {
 			break
 		}
 		if labels, n := leadingLabels(t); n > 0 {
-			bracketed += max(1, labelLines(t))
+			bracketed += max(1, labelLines(t)) + len(gluedCuts(t))
 			single = ""
 			if len(labels) == 1 && strings.Contains(t, "://") {
 				single = labels[0]
@@ -154,15 +166,15 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 	}
 	for _, s := range sections {
 		for k := s[0]; k < s[1]; k++ {
-			if proseCitingMany(text, blocks[k]) {
+			if proseCitingMany(text, blocks[k]) || notEntry(text, blocks[k]) {
 				continue
 			}
 			blocks[k].refs = true
 			blocks[k].skip = true
 		}
 	}
-	for k := range blocks {
-		if blocks[k].kind == blockDef {
+	for k, b := range blocks {
+		if b.kind == blockDef || b.trailer {
 			blocks[k].skip = true
 		}
 	}
@@ -174,7 +186,7 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 func labelLines(t string) int {
 	n := 0
 	for line := range strings.SplitSeq(t, "\n") {
-		if _, k := leadingLabels(line); k > 0 {
+		if k, _, _ := labelLen(line); k > 0 {
 			n++
 		}
 	}
@@ -229,6 +241,24 @@ func citedNumbers(text string) map[string]bool {
 	return set
 }
 
+// notEntry reports whether a block inside a reference section is no entry:
+// a table row, an export trailer, or a paragraph or list item citing
+// sources inline; it stays text (its markers are read, it may be a claim).
+func notEntry(text string, b block) bool {
+	if b.kind == blockTableRow || b.kind == blockTableSep {
+		return true
+	}
+	if b.kind != blockPara && b.kind != blockItem {
+		return false
+	}
+	if b.trailer {
+		return true
+	}
+	t := text[b.start:b.end]
+	n, _, _ := labelLen(t)
+	return n == 0 && !strings.Contains(t, "\n") && citesInline(t)
+}
+
 // proseCitingMany reports whether a block in a reference section is a
 // sentence citing several sources inline ("All citations correspond to …:
 // market sizing [[1]](…)[[2]](…), …") rather than an entry: it does not
@@ -238,7 +268,7 @@ func proseCitingMany(text string, b block) bool {
 		return false
 	}
 	t := text[b.start:b.end]
-	if _, n := leadingLabels(t); n > 0 || strings.HasPrefix(t, "[") || strings.HasPrefix(t, `\[`) || strings.HasPrefix(t, "<") || isURLOnly(t) {
+	if n, _, _ := labelLen(t); n > 0 || strings.HasPrefix(t, "[") || strings.HasPrefix(t, `\[`) || strings.HasPrefix(t, "<") || isURLOnly(t) {
 		return false
 	}
 	return b.first == b.last && strings.Count(t, "](http") >= 3
@@ -246,7 +276,8 @@ func proseCitingMany(text string, b block) bool {
 
 // looksLikeEntries reports whether at least half of a section's blocks
 // (and at least one) look like bibliography entries, so a "Data sources"
-// section of prose is not taken for a reference list.
+// or "Notes" section of prose, bullets or tables is not taken for a
+// reference list, whatever its heading.
 func looksLikeEntries(text string, bs []block) bool {
 	n, yes := 0, 0
 	for _, b := range bs {
@@ -254,22 +285,166 @@ func looksLikeEntries(text string, bs []block) bool {
 			continue
 		}
 		n++
-		t := text[b.start:b.end]
-		_, labels := leadingLabels(t)
-		switch {
-		case b.kind == blockDef:
-			yes++
-		case strings.Contains(t, "://") || strings.Contains(t, "doi:") || strings.Contains(strings.ToLower(t), "arxiv"):
-			yes++
-		case labels > 0 || b.kind == blockItem:
-			if yearRE.MatchString(t) || strings.ContainsAny(t, "“\"") {
-				yes++
-			}
-		case yearRE.MatchString(t) && len(t) < 600 && (strings.Contains(t, "et al") || strings.ContainsAny(t, "“\"") || authorLike(sentenceSegments(t)[0])):
+		if entryLike(text, b) {
 			yes++
 		}
 	}
 	return n > 0 && yes*2 >= n
+}
+
+// entryLike reports whether a block looks like a bibliography entry: a
+// definition; a block naming a URL or an identifier that does not cite
+// others inline; or one with a year and a bibliographic shape (a quoted
+// title, "et al.", authors first, a venue, or, for a short list item,
+// three or more fields or a title ending with "(year)"). Table
+// rows, export trailers and prose citing sources ("Costs fell 80% [2].")
+// are not entries.
+func entryLike(text string, b block) bool {
+	t := text[b.start:b.end]
+	switch {
+	case b.kind == blockDef:
+		return true
+	case b.kind != blockPara && b.kind != blockItem:
+		return false
+	case len(gluedCuts(t)) > 0:
+		return true
+	case b.trailer:
+		return false
+	}
+	if n, _, _ := labelLen(t); n == 0 && citesInline(t) {
+		return false // "[12] …" starts an entry, whatever it holds
+	}
+	if strings.Contains(t, "://") {
+		return true
+	}
+	if low := asciiLower(t); strings.Contains(low, "doi:") || strings.Contains(low, "doi.org") || strings.Contains(low, "arxiv") {
+		return true
+	}
+	if !yearRE.MatchString(t) || len(t) > 600 {
+		return false
+	}
+	n, _, _ := labelLen(t)
+	body := t[n:]
+	return strings.Contains(body, "et al") || strings.ContainsAny(body, "“\"《「") || venueRE.MatchString(body) ||
+		authorLike(sentenceSegments(body)[0]) || (n > 0 || b.kind == blockItem) && len(body) < 300 && (fieldCount(body) >= 3 || titleYear.MatchString(body))
+}
+
+// titleYear matches a title followed by its year in parentheses, the
+// whole of a short entry: "Long low-loss LNOI waveguides (2018)".
+var titleYear = regexp.MustCompile(`^[^.!?]{8,200}\((?:19|20)\d\d[a-z]?\)\.?$`)
+
+// venueRE matches the words that name where a work appeared.
+var venueRE = regexp.MustCompile(`(?i)\b(?:proceedings|proc\.|journal|conference|symposium|workshop|transactions|vol\.|pp\.|in:|press|preprint|report no)`)
+
+// fieldCount counts the comma- and period-separated fields of an entry
+// ("Lazard, Levelized Cost of Energy, 2024." has three; full-width commas
+// count).
+func fieldCount(s string) int {
+	n := 1 + strings.Count(s, "，")
+	for i := 0; i+1 < len(s); i++ {
+		if (s[i] == ',' || s[i] == '.') && s[i+1] == ' ' {
+			n++
+		}
+	}
+	return n
+}
+
+// citesInline reports whether a block, past the labels each of its lines
+// starts with, cites sources inline as prose does: "[2]", "[2, 5]",
+// "[[3]](url)", "[3](url)", "[^x]", "【3】" after a line's first word.
+func citesInline(t string) bool {
+	for line := range strings.SplitSeq(t, "\n") {
+		if lineCitesInline(strings.TrimLeft(line, " \t")) {
+			return true
+		}
+	}
+	return false
+}
+
+func lineCitesInline(t string) bool {
+	if n := listMarker(t); n > 0 {
+		t = t[n:]
+	}
+	n, _, _ := labelLen(t)
+	n += numberLinkLen(t[n:])
+	for i := n + 1; i < len(t); i++ {
+		switch {
+		case t[i] == '[' && i+1 < len(t) && t[i+1] == '^':
+			return true
+		case t[i] == '[' && t[i-1] != '[':
+			if _, _, ok := readNumberGroup(t, i, len(t), '[', ']'); ok {
+				return true
+			}
+			if numberLinkLen(t[i:]) > 0 {
+				return true
+			}
+		case t[i] == 0xE3 && strings.HasPrefix(t[i:], "【"):
+			if _, _, ok := readNumberGroup(t, i, len(t), '【', '】'); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// numberLinkLen returns the length of the numbered link opening t
+// ("[[3]](", "[3](": linkLabelRE, without a regexp, as it runs at every
+// bracket of a candidate section), or 0.
+func numberLinkLen(t string) int {
+	i := 1
+	if len(t) < 4 || t[0] != '[' {
+		return 0
+	}
+	if t[1] == '[' {
+		i++
+	}
+	d := i
+	for i < len(t) && i-d < 4 && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == d || i >= len(t) || t[i] != ']' {
+		return 0
+	}
+	i++
+	if i < len(t) && t[i] == ']' {
+		i++
+	}
+	if i >= len(t) || t[i] != '(' {
+		return 0
+	}
+	return i + 1
+}
+
+// exportTrailer reports whether a short block is a line chat exports
+// append to an answer: the Perplexity share line ("Answer from Perplexity:
+// pplx.ai/share"), "Shared via Grok". It is neither an entry nor a claim.
+// Every short block is tested, so this is byte comparisons, not a regexp.
+func exportTrailer(t string) bool {
+	if len(t) >= 300 {
+		return false
+	}
+	// The share link ends the line ("Réponse de Perplexity:
+	// pplx.ai/share"), or a link to the thread ("[pplx.ai/share](…)").
+	if e := strings.TrimRight(t, " *_"); strings.HasSuffix(e, "pplx.ai/share") || strings.HasSuffix(e, ")") && strings.Contains(e, "pplx.ai/share") {
+		return true
+	}
+	t = strings.TrimLeft(t, "*_#> \t-")
+	if len(t) < 12 || (t[0] != 'A' && t[0] != 'a' && t[0] != 'S' && t[0] != 's') {
+		return false
+	}
+	if hasPrefixFold(t, "answer from perplexity") {
+		return true
+	}
+	for _, p := range []string{"shared via ", "shared from ", "share from "} {
+		if hasPrefixFold(t, p) {
+			for _, name := range []string{"perplexity", "grok", "chatgpt", "gemini"} {
+				if hasPrefixFold(t[len(p):], name) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 var (
@@ -282,6 +457,23 @@ var (
 // the label prefix (0 when there is none).
 func leadingLabels(t string) ([]string, int) {
 	var labels []string
+	n, count, _ := scanLabels(t, &labels)
+	if count == 0 {
+		return nil, 0
+	}
+	return labels, n
+}
+
+// labelLen is leadingLabels without the labels: the length of the label
+// prefix, the number of labels and the first one's value, without
+// allocating (it runs on every line of a candidate reference section).
+func labelLen(t string) (n, count, first int) {
+	return scanLabels(t, nil)
+}
+
+// scanLabels reads the labels t starts with, appending them to labels when
+// it is not nil.
+func scanLabels(t string, labels *[]string) (n, count, first int) {
 	i := 0
 	for {
 		j := i
@@ -297,7 +489,9 @@ func leadingLabels(t string) ([]string, int) {
 		}
 		k := j + len(open)
 		d := k
+		v := 0
 		for d < len(t) && d-k < 5 && t[d] >= '0' && t[d] <= '9' {
+			v = 10*v + int(t[d]-'0')
 			d++
 		}
 		if d == k || !strings.HasPrefix(t[d:], close) {
@@ -306,13 +500,19 @@ func leadingLabels(t string) ([]string, int) {
 		if strings.HasPrefix(t[d+len(close):], "(") || strings.HasPrefix(t[d+len(close):], ":") {
 			break // a link "[3](url)" or a definition
 		}
-		labels = append(labels, t[k:d])
+		if labels != nil {
+			*labels = append(*labels, t[k:d])
+		}
+		if count == 0 {
+			first = v
+		}
+		count++
 		i = d + len(close)
 	}
-	if len(labels) == 0 {
-		return nil, 0
+	if count == 0 {
+		return 0, 0, 0
 	}
-	return labels, i
+	return i, count, first
 }
 
 // isURLOnly reports whether a block is a single URL (the ChatGPT export
@@ -389,14 +589,13 @@ func sectionEntries(text string, lines []line, bs []block) []entry {
 		if bi == 0 && b.first == b.last && refHeadingText(text[b.start:b.end]) {
 			continue // the section's own title line
 		}
-		for li := b.first; li <= b.last; li++ {
-			ln := lines[li]
+		for _, ln := range splitGlued(text, lines[b.first:b.last+1]) {
 			t := text[ln.content:ln.end]
 			if strings.TrimSpace(t) == "" {
 				gap = true
 				continue
 			}
-			labels, n, marker := entryStart(t, b.kind == blockDef && li == b.first, b.label)
+			labels, n, marker := entryStart(t, b.kind == blockDef && ln.start == lines[b.first].start, b.label)
 			if n > 0 || marker != "" {
 				flush()
 				if len(labels) > 0 {
@@ -407,7 +606,7 @@ func sectionEntries(text string, lines []line, bs []block) []entry {
 				gap = false
 				continue
 			}
-			if cur != nil && (labelled || !gap && continuesEntry(text, lines[li], *cur)) {
+			if cur != nil && (labelled || !gap && continuesEntry(text, ln, *cur)) {
 				cur.end = ln.end
 				continue
 			}
@@ -420,6 +619,77 @@ func sectionEntries(text string, lines []line, bs []block) []entry {
 	}
 	flush()
 	return entries
+}
+
+// gluedCuts returns where the entries of a numbered reference list glued
+// into one line start after the first ("[1] A. Author … 2019. [2] B. Author
+// …", as PDF-to-text conversion writes it): each next number in sequence,
+// after a blank. It returns nil when t does not start with a number label.
+func gluedCuts(t string) []int {
+	n, count, next := labelLen(t)
+	if n == 0 || count != 1 {
+		return nil
+	}
+	var cuts []int
+	for i := n; ; {
+		next++
+		at := labelAt(t, i, next)
+		if at < 0 || at > 0 && t[at-1] != ' ' && t[at-1] != '\t' {
+			return cuts
+		}
+		cuts = append(cuts, at)
+		i = at + 1
+	}
+}
+
+// labelAt returns the offset of the first "[n]" in t[i:], or -1.
+func labelAt(t string, i, n int) int {
+	for {
+		k := strings.IndexByte(t[i:], '[')
+		if k < 0 {
+			return -1
+		}
+		i += k + 1
+		v, j := 0, i
+		for j < len(t) && j-i < 5 && t[j] >= '0' && t[j] <= '9' {
+			v = 10*v + int(t[j]-'0')
+			j++
+		}
+		if j > i && j < len(t) && t[j] == ']' && v == n && t[i] != '0' {
+			return i - 1
+		}
+	}
+}
+
+// splitGlued returns a block's lines with each glued reference list line
+// (see gluedCuts) split into one line an entry.
+func splitGlued(text string, lines []line) []line {
+	var out []line
+	for k, ln := range lines {
+		cuts := gluedCuts(text[ln.content:ln.end])
+		if len(cuts) == 0 {
+			if out != nil {
+				out = append(out, ln)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]line, 0, len(lines)+len(cuts)), lines[:k]...)
+		}
+		prev := ln
+		for _, c := range cuts {
+			at := ln.content + c
+			_, e := trimSpan(text, prev.content, at)
+			prev.end = e
+			out = append(out, prev)
+			prev = line{start: at, content: at, end: ln.end}
+		}
+		out = append(out, prev)
+	}
+	if out == nil {
+		return lines
+	}
+	return out
 }
 
 // continuesEntry reports whether line li continues the current entry of
@@ -551,7 +821,7 @@ func findEntryURLs(s string) []entryLink {
 				end = tokEnd
 			}
 			t := biblio.TrimURLTail(u)
-			out = append(out, entryLink{url: t, start: i, end: end - (len(u) - len(t))})
+			out = append(out, entryLink{url: unescapeURL(t), start: i, end: end - (len(u) - len(t))})
 			i = end
 			continue
 		}

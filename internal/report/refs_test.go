@@ -77,3 +77,16 @@ func BenchmarkParseUnclosedBrackets(b *testing.B) {
 		Parse(text)
 	}
 }
+
+// TestNumberLinkLen: the hand-written matcher agrees with linkLabelRE.
+func TestNumberLinkLen(t *testing.T) {
+	for _, s := range []string{"[[3]](u", "[3](u", "[[12]]x", "[12](", "[[1234]](x", "[12345](x", "[a](x", "[[3](x", "[3]](x", "[](x", "[[", "", "[[3]]("} {
+		want := 0
+		if m := linkLabelRE.FindStringIndex(s); m != nil {
+			want = m[1]
+		}
+		if got := numberLinkLen(s); got != want {
+			t.Errorf("numberLinkLen(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
