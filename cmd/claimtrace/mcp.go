@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/httpserve"
 	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/live"
 	"github.com/claimtrace/claimtrace/internal/live/mcpserver"
@@ -164,22 +164,9 @@ func (a *app) serveMCP(ctx context.Context, addr string, svc *live.Service, srv 
 	if err != nil {
 		return fmt.Errorf("mcp --http %s: %w", addr, err)
 	}
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(a.stderr, "claimtrace mcp: listening on http://%s/mcp (MCP, streamable HTTP) and http://%s/api/live/ (JSON API) · %s\n", ln.Addr(), ln.Addr(), about)
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
-	select {
-	case err := <-done:
-		return fmt.Errorf("mcp --http %s: %w", addr, err)
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(shutdown); err != nil {
-		hs.Close()
-	}
-	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("mcp --http %s: %w", addr, err)
+	if err := httpserve.Serve(ctx, ln, mux, a.cfg.Serve.limits(), 5*time.Second); err != nil {
+		return fmt.Errorf("mcp --http: %w", err)
 	}
 	return nil
 }

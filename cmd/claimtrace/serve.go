@@ -10,9 +10,30 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/claimtrace/claimtrace/internal/httpserve"
 	"github.com/claimtrace/claimtrace/internal/live"
 	"github.com/claimtrace/claimtrace/internal/web"
 )
+
+// ServeConfig configures the HTTP servers of claimtrace serve and
+// claimtrace mcp --http (the [serve] table). Zero values take the defaults
+// of httpserve.DefaultLimits.
+type ServeConfig struct {
+	// ReadTimeoutSecs bounds reading one request, body included.
+	ReadTimeoutSecs int `toml:"read_timeout_seconds"`
+	// WriteTimeoutSecs bounds writing one response.
+	WriteTimeoutSecs int `toml:"write_timeout_seconds"`
+	// IdleTimeoutSecs closes keep-alive connections idle that long.
+	IdleTimeoutSecs int `toml:"idle_timeout_seconds"`
+	// MaxConns caps the connections open at once.
+	MaxConns int `toml:"max_conns"`
+}
+
+// limits are the server limits the configuration asks for.
+func (c ServeConfig) limits() httpserve.Limits {
+	sec := func(n int) time.Duration { return time.Duration(n) * time.Second }
+	return httpserve.Limits{ReadTimeout: sec(c.ReadTimeoutSecs), WriteTimeout: sec(c.WriteTimeoutSecs), IdleTimeout: sec(c.IdleTimeoutSecs), MaxConns: c.MaxConns}
+}
 
 func (a *app) serveCmd() *cobra.Command {
 	var addr, dsn, tokenEnv string
@@ -72,7 +93,7 @@ Ctrl-C stops the server after the requests in flight.`,
 			} else {
 				fmt.Fprintf(a.stdout, "read-only: set $%s to a token of at least %d characters to save audit timings and reviews\n", tokenEnv, web.MinTokenBytes)
 			}
-			if err := web.Serve(ctx, ln, srv, 5*time.Second); err != nil {
+			if err := httpserve.Serve(ctx, ln, srv, a.cfg.Serve.limits(), 5*time.Second); err != nil {
 				return err
 			}
 			fmt.Fprintln(a.stdout, "claimtrace serve: stopped")
