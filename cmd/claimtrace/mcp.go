@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"math"
 	"net"
@@ -141,7 +140,7 @@ func (a *app) runMCP(ctx context.Context, f mcpFlags) error {
 	}
 	if f.http == "" {
 		fmt.Fprintf(a.stderr, "claimtrace mcp: MCP on stdio · store %s · judge %s · τ %g · fetching %s\n", st, f.judge, f.tau, fetching)
-		err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}})
+		err := srv.Run(ctx, mcpserver.StdioTransport(a.stdin, a.stdout))
 		if err != nil && ctx.Err() == nil {
 			return fmt.Errorf("mcp: %w", err)
 		}
@@ -170,11 +169,6 @@ func (a *app) serveMCP(ctx context.Context, addr string, svc *live.Service, srv 
 	}
 	return nil
 }
-
-// nopWriteCloser keeps the command's stdout open when the transport closes.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // buildVersion is the module version the binary was built from, or "devel".
 func buildVersion() string {

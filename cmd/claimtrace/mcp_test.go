@@ -104,6 +104,49 @@ func TestMCPStdio(t *testing.T) {
 	}
 }
 
+// TestMCPStdioMalformedLine writes a line that is not JSON to the real
+// process's stdin: it answers a JSON-RPC parse error and goes on to answer
+// the next request, where it used to exit.
+func TestMCPStdioMalformedLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := mcpEnv(t)
+	cmd := child(t, "mcp", "--store", filepath.Join(dir, "live.db"))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() })
+	io.WriteString(stdin, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \n")
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+	lines := make(chan string, 2)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	for i, want := range []string{`"code":-32700`, `"id":2,"result"`} {
+		select {
+		case l, ok := <-lines:
+			if !ok || !strings.Contains(l, want) {
+				t.Fatalf("answer %d: %q (open %v); want %s", i+1, l, ok, want)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no answer %d", i+1)
+		}
+	}
+}
+
 func TestMCPFlags(t *testing.T) {
 	dir := mcpEnv(t)
 	dsn := filepath.Join(dir, "live.db")

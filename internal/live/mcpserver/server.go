@@ -3,9 +3,9 @@
 // session, records the sources it reads and the reasoning steps it takes,
 // and submits each claim before writing it; add_claim answers with the
 // judge's verdicts and the gate's decision. New returns the server; run it
-// over stdio (mcp.StdioTransport, or mcp.IOTransport on any streams) or
-// serve it over streamable HTTP with Handler, which requires a bearer
-// token.
+// over stdio with StdioTransport (which answers malformed lines instead of
+// ending the session) or serve it over streamable HTTP with Handler, which
+// requires a bearer token.
 //
 // Tool inputs are the live package's input types with a session id; the
 // SDK derives their JSON Schemas from the Go structs (field descriptions
