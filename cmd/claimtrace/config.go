@@ -33,6 +33,7 @@ type Config struct {
 	LLM    LLMConfig    `toml:"llm"`
 	Search SearchConfig `toml:"search"`
 	Serve  ServeConfig  `toml:"serve"`
+	Live   LiveConfig   `toml:"live"`
 
 	// file is the config file read ("" when none); loaded says whether it
 	// existed.

@@ -34,6 +34,20 @@ type mcpFlags struct {
 	tokenEnv   string
 }
 
+// LiveConfig bounds one live provenance session (the [live] table), for
+// claimtrace mcp and the /api/live/ API of claimtrace serve. Zero values
+// take live.DefaultLimits.
+type LiveConfig struct {
+	MaxSources      int   `toml:"max_sources"`
+	MaxClaims       int   `toml:"max_claims"`
+	MaxEdges        int   `toml:"max_edges"`
+	MaxSessionBytes int64 `toml:"max_session_bytes"`
+}
+
+func (c LiveConfig) limits() live.Limits {
+	return live.Limits{Sources: c.MaxSources, Claims: c.MaxClaims, Edges: c.MaxEdges, Bytes: c.MaxSessionBytes}
+}
+
 // minTokenBytes is the shortest bearer token the HTTP transport accepts.
 const minTokenBytes = 16
 
@@ -63,8 +77,14 @@ continues it.
 By default the server speaks MCP on stdin/stdout: configure your MCP client
 to run "claimtrace mcp". With --http ADDR it serves streamable HTTP at
 http://ADDR/mcp and the same operations as a JSON API at
-http://ADDR/api/live/; both need "Authorization: Bearer <token>", the token
-read from $CLAIMTRACE_TOKEN (--token-env names another variable).
+http://ADDR/api/live/; every request to either, reads included, needs
+"Authorization: Bearer <token>", the token read from $CLAIMTRACE_TOKEN
+(--token-env names another variable).
+
+A session holds at most 1,000 sources, 5,000 claims, 5,000 reasoning
+steps, 50,000 edges and 32 MiB of text; a write past a limit is refused
+(HTTP 422, naming the limit). Raise them under [live] in the config file:
+max_sources, max_claims, max_edges, max_session_bytes.
 
 Sources given by URL alone are fetched (SSRF-safe, through the page cache)
 only with --allow-fetch; otherwise they stay unresolved and claims resting on
@@ -105,7 +125,7 @@ func (a *app) runMCP(ctx context.Context, f mcpFlags) error {
 	if err != nil {
 		return err
 	}
-	opts := live.Options{Store: st, Tau: &f.tau, Logger: slog.New(slog.NewTextHandler(a.stderr, nil))}
+	opts := live.Options{Store: st, Tau: &f.tau, Logger: slog.New(slog.NewTextHandler(a.stderr, nil)), Limits: a.cfg.Live.limits()}
 	if f.judge == "offline" {
 		cal, err := judge.DefaultCalibration()
 		if err != nil {

@@ -242,7 +242,12 @@ func TestMCPHTTP(t *testing.T) {
 	}
 
 	// The JSON API sees the same session.
-	resp, err := http.Get("http://" + addr + "/api/live/sessions/web-1/metrics")
+	if resp, err := http.Get("http://" + addr + "/api/live/sessions/web-1/metrics"); err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("JSON API read without the token: %v, %v; want 401", resp, err)
+	}
+	mreq, _ := http.NewRequest("GET", "http://"+addr+"/api/live/sessions/web-1/metrics", nil)
+	mreq.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(mreq)
 	if err != nil {
 		t.Fatal(err)
 	}

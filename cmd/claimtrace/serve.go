@@ -58,7 +58,9 @@ often reviews agree with the pipeline and each other), /api/runs/RUN/reviews.jso
 Write API: POST /api/runs/RUN/reports/TASK/timings and .../reviews, with
 "Authorization: Bearer TOKEN". The token is read from the environment
 variable named by --token-env (at least 16 characters, e.g. openssl rand
--hex 32); when it is unset the server is read-only and says so.
+-hex 32); when it is unset the server is read-only and says so. The live provenance
+API under /api/live/ (see claimtrace mcp --help) needs the token for reads
+too, and is closed without one.
 
 Ctrl-C stops the server after the requests in flight.`,
 		Args: cobra.NoArgs,
@@ -78,7 +80,7 @@ Ctrl-C stops the server after the requests in flight.`,
 			}
 			// Agents record provenance live through the same server: the
 			// JSON API under /api/live/ (offline judge, τ 0.5, no fetching).
-			svc, err := live.New(live.Options{Store: st})
+			svc, err := live.New(live.Options{Store: st, Limits: a.cfg.Live.limits()})
 			if err != nil {
 				return err
 			}

@@ -214,7 +214,10 @@ func TestServeMountsLiveProvenance(t *testing.T) {
 	if !strings.Contains(bad, `"gated": true`) && !strings.Contains(bad, `"gated":true`) {
 		t.Errorf("unsupported claim not gated: %s", bad)
 	}
-	if code, body := httpDo(t, http.MethodGet, api+"/sessions/s-1/metrics", "", ""); code != http.StatusOK || !strings.Contains(body, "pcov") {
+	if code, body := httpDo(t, http.MethodGet, api+"/sessions/s-1/metrics", "", ""); code != http.StatusUnauthorized {
+		t.Errorf("metrics without the token: %d %s; want 401", code, body)
+	}
+	if code, body := httpDo(t, http.MethodGet, api+"/sessions/s-1/metrics", serveToken, ""); code != http.StatusOK || !strings.Contains(body, "pcov") {
 		t.Errorf("metrics: %d %s", code, body)
 	}
 }

@@ -60,11 +60,23 @@ func TestHTTPAuth(t *testing.T) {
 	if code != http.StatusForbidden || !strings.Contains(body["error"].(string), "CLAIMTRACE_TOKEN") {
 		t.Errorf("write without a configured token: %d %v", code, body)
 	}
-	if code, _, _ := call(t, open, "GET", "/sessions/a", "", ""); code != http.StatusOK {
-		t.Errorf("read without a configured token: %d, want 200", code)
+	if code, _, _ := call(t, open, "GET", "/sessions/a", testToken, ""); code != http.StatusForbidden {
+		t.Errorf("read without a configured token: %d, want 403", code)
 	}
 
+	// Reads need the token too: no route of the live API is public.
 	srv := apiServer(t, svc, testToken)
+	for _, path := range []string{"/sessions", "/sessions/a", "/sessions/a/info", "/sessions/a/metrics", "/sessions/a/prov", "/sessions/a/claims/c1/why", "/nowhere"} {
+		for _, tok := range []string{"", "wrong"} {
+			if code, hdr, _ := call(t, srv, "GET", path, tok, ""); code != http.StatusUnauthorized || !strings.HasPrefix(hdr.Get("WWW-Authenticate"), "Bearer") {
+				t.Errorf("GET %s with token %q: %d, want 401", path, tok, code)
+			}
+		}
+	}
+	if code, _, _ := call(t, srv, "GET", "/sessions/a", testToken, ""); code != http.StatusOK {
+		t.Errorf("read with the token: %d, want 200", code)
+	}
+
 	for _, tok := range []string{"", "wrong", testToken + "x", strings.ToUpper(testToken)} {
 		code, hdr, body := call(t, srv, "POST", "/sessions/a/sources", tok, `{"title":"t","excerpt":"x y z"}`)
 		if code != http.StatusUnauthorized || !strings.HasPrefix(hdr.Get("WWW-Authenticate"), "Bearer") || body["error"] == nil {
@@ -127,7 +139,7 @@ func TestHTTPSession(t *testing.T) {
 		t.Errorf("add edge: %d %v", code, e)
 	}
 
-	code, _, m := call(t, srv, "GET", "/sessions/h1/metrics", "", "")
+	code, _, m := call(t, srv, "GET", "/sessions/h1/metrics", testToken, "")
 	if code != http.StatusOK || m["pcov"] != 1.0 || m["psnd"] != 1.0 || m["ctran"] != nil {
 		t.Errorf("metrics: %d pcov %v psnd %v ctran %v", code, m["pcov"], m["psnd"], m["ctran"])
 	}
@@ -139,22 +151,22 @@ func TestHTTPSession(t *testing.T) {
 	if diff := cmp.Diff(want, sorted(keys)); diff != "" {
 		t.Errorf("metrics keys (-want +got):\n%s", diff)
 	}
-	code, _, w := call(t, srv, "GET", "/sessions/h1/claims/c1/why", "", "")
+	code, _, w := call(t, srv, "GET", "/sessions/h1/claims/c1/why", testToken, "")
 	if code != http.StatusOK || len(w["sources"].([]any)) != 1 || len(w["reasoning"].([]any)) != 1 || len(w["edges"].([]any)) != 3 {
 		t.Errorf("why: %d %v", code, w)
 	}
-	code, _, g := call(t, srv, "GET", "/sessions/h1", "", "")
+	code, _, g := call(t, srv, "GET", "/sessions/h1", testToken, "")
 	if code != http.StatusOK || g["format"] != "aar-graph/1" || len(g["claims"].([]any)) != 2 {
 		t.Errorf("graph: %d %v", code, g)
 	}
-	code, hdr, p := call(t, srv, "GET", "/sessions/h1/prov", "", "")
+	code, hdr, p := call(t, srv, "GET", "/sessions/h1/prov", testToken, "")
 	if code != http.StatusOK || hdr.Get("Content-Type") != "application/json" || p["wasDerivedFrom"] == nil {
 		t.Errorf("prov: %d %s %v", code, hdr.Get("Content-Type"), keysOf(p))
 	}
-	if code, hdr, _ = call(t, srv, "GET", "/sessions/h1/prov?format=prov-jsonld", "", ""); code != http.StatusOK || hdr.Get("Content-Type") != "application/ld+json" {
+	if code, hdr, _ = call(t, srv, "GET", "/sessions/h1/prov?format=prov-jsonld", testToken, ""); code != http.StatusOK || hdr.Get("Content-Type") != "application/ld+json" {
 		t.Errorf("prov-jsonld: %d %s", code, hdr.Get("Content-Type"))
 	}
-	code, _, l := call(t, srv, "GET", "/sessions", "", "")
+	code, _, l := call(t, srv, "GET", "/sessions", testToken, "")
 	if code != http.StatusOK || len(l["sessions"].([]any)) != 2 {
 		t.Errorf("list: %d %v", code, l)
 	}
