@@ -3,13 +3,17 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/httpserve"
 	"github.com/claimtrace/claimtrace/internal/live"
 	"github.com/claimtrace/claimtrace/internal/web"
@@ -27,6 +31,27 @@ type ServeConfig struct {
 	IdleTimeoutSecs int `toml:"idle_timeout_seconds"`
 	// MaxConns caps the connections open at once.
 	MaxConns int `toml:"max_conns"`
+	// Reviewers maps each reviewer's name to the environment variable
+	// holding their token ([serve.reviewers] alice = "CLAIMTRACE_TOKEN_ALICE"):
+	// a review posted with it is theirs. Tokens never sit in the file.
+	Reviewers map[string]string `toml:"reviewers"`
+}
+
+// reviewerTokens reads the reviewers' tokens from the environment: token →
+// name.
+func (c ServeConfig) reviewerTokens() (map[string]string, error) {
+	out := make(map[string]string, len(c.Reviewers))
+	for name, env := range c.Reviewers {
+		token := os.Getenv(env)
+		if token == "" {
+			return nil, fmt.Errorf("serve: reviewer %s: $%s, named in [serve.reviewers], is empty: %w", name, env, claimtrace.ErrInvalid)
+		}
+		if other, ok := out[token]; ok {
+			return nil, fmt.Errorf("serve: reviewers %s and %s have one token: give each a token of their own: %w", other, name, claimtrace.ErrInvalid)
+		}
+		out[token] = name
+	}
+	return out, nil
 }
 
 // limits are the server limits the configuration asks for.
@@ -58,7 +83,14 @@ often reviews agree with the pipeline and each other), /api/runs/RUN/reviews.jso
 Write API: POST /api/runs/RUN/reports/TASK/timings and .../reviews, with
 "Authorization: Bearer TOKEN". The token is read from the environment
 variable named by --token-env (at least 16 characters, e.g. openssl rand
--hex 32); when it is unset the server is read-only and says so. The live provenance
+-hex 32); when it is unset the server is read-only and says so.
+
+Reviews are appended, never replaced: GET .../TASK/reviews lists every
+version with its author and time. Give each reviewer a token of their own
+in the config file, [serve.reviewers] alice = "CLAIMTRACE_TOKEN_ALICE" (the
+variable holds the token): a review posted with it is alice's, a body
+naming someone else is refused (403), and the --token-env token can no
+longer post as alice. The live provenance
 API under /api/live/ (see claimtrace mcp --help) needs the token for reads
 too, and is closed without one.
 
@@ -74,7 +106,11 @@ Ctrl-C stops the server after the requests in flight.`,
 			if tokenEnv != "" {
 				token = os.Getenv(tokenEnv)
 			}
-			srv, err := web.New(web.Options{Store: st, Token: token, Log: slog.New(slog.NewTextHandler(a.stderr, nil))})
+			reviewers, err := a.cfg.Serve.reviewerTokens()
+			if err != nil {
+				return err
+			}
+			srv, err := web.New(web.Options{Store: st, Token: token, Reviewers: reviewers, Log: slog.New(slog.NewTextHandler(a.stderr, nil))})
 			if err != nil {
 				return fmt.Errorf("serve: token from $%s: %w", tokenEnv, err)
 			}
@@ -91,7 +127,11 @@ Ctrl-C stops the server after the requests in flight.`,
 			}
 			fmt.Fprintf(a.stdout, "claimtrace serve: http://%s/ (store %s)\n", ln.Addr(), st)
 			if srv.Writable() {
-				fmt.Fprintf(a.stdout, "write API on: POST requests need the token in $%s\n", tokenEnv)
+				fmt.Fprintf(a.stdout, "write API on: POST requests need the token in $%s", tokenEnv)
+				if len(reviewers) > 0 {
+					fmt.Fprintf(a.stdout, " or a reviewer's token (%s)", strings.Join(slices.Sorted(maps.Keys(a.cfg.Serve.Reviewers)), ", "))
+				}
+				fmt.Fprintln(a.stdout)
 			} else {
 				fmt.Fprintf(a.stdout, "read-only: set $%s to a token of at least %d characters to save audit timings and reviews\n", tokenEnv, web.MinTokenBytes)
 			}
