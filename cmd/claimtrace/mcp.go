@@ -184,7 +184,10 @@ func (a *app) serveMCP(ctx context.Context, addr string, svc *live.Service, srv 
 		return fmt.Errorf("mcp --http %s: %w", addr, err)
 	}
 	fmt.Fprintf(a.stderr, "claimtrace mcp: listening on http://%s/mcp (MCP, streamable HTTP) and http://%s/api/live/ (JSON API) · %s\n", ln.Addr(), ln.Addr(), about)
-	if err := httpserve.Serve(ctx, ln, mux, a.cfg.Serve.limits(), 5*time.Second); err != nil {
+	if w := httpserve.PlaintextWarning(ln.Addr()); w != "" {
+		fmt.Fprintln(a.stderr, w)
+	}
+	if err := httpserve.Serve(ctx, ln, a.cfg.Serve.checkHost(ln.Addr(), mux), a.cfg.Serve.limits(), 5*time.Second); err != nil {
 		return fmt.Errorf("mcp --http: %w", err)
 	}
 	return nil

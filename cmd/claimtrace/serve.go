@@ -31,10 +31,21 @@ type ServeConfig struct {
 	IdleTimeoutSecs int `toml:"idle_timeout_seconds"`
 	// MaxConns caps the connections open at once.
 	MaxConns int `toml:"max_conns"`
+	// AllowedHosts are names, beside the loopback names and the addresses
+	// listened on, that clients may give in the Host header (a proxy's
+	// public name); any other name is refused (421), against DNS
+	// rebinding.
+	AllowedHosts []string `toml:"allowed_hosts"`
 	// Reviewers maps each reviewer's name to the environment variable
 	// holding their token ([serve.reviewers] alice = "CLAIMTRACE_TOKEN_ALICE"):
 	// a review posted with it is theirs. Tokens never sit in the file.
 	Reviewers map[string]string `toml:"reviewers"`
+}
+
+// checkHost refuses requests naming a host the server is not (DNS
+// rebinding).
+func (c ServeConfig) checkHost(addr net.Addr, h http.Handler) http.Handler {
+	return httpserve.CheckHost(httpserve.Hosts(addr, c.AllowedHosts), h)
 }
 
 // reviewerTokens reads the reviewers' tokens from the environment: token →
@@ -94,6 +105,13 @@ longer post as alice. The live provenance
 API under /api/live/ (see claimtrace mcp --help) needs the token for reads
 too, and is closed without one.
 
+Requests whose Host header names another host are refused (421: DNS
+rebinding); [serve] allowed_hosts adds names, e.g. a proxy's. Listening
+beyond this machine without TLS prints a warning: put a TLS-terminating
+proxy in front. Timeouts and the connection cap: [serve]
+read_timeout_seconds, write_timeout_seconds, idle_timeout_seconds,
+max_conns. See docs/security.md.
+
 Ctrl-C stops the server after the requests in flight.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -126,6 +144,9 @@ Ctrl-C stops the server after the requests in flight.`,
 				return fmt.Errorf("serve: %w", err)
 			}
 			fmt.Fprintf(a.stdout, "claimtrace serve: http://%s/ (store %s)\n", ln.Addr(), st)
+			if w := httpserve.PlaintextWarning(ln.Addr()); w != "" {
+				fmt.Fprintln(a.stderr, w)
+			}
 			if srv.Writable() {
 				fmt.Fprintf(a.stdout, "write API on: POST requests need the token in $%s", tokenEnv)
 				if len(reviewers) > 0 {
@@ -135,7 +156,7 @@ Ctrl-C stops the server after the requests in flight.`,
 			} else {
 				fmt.Fprintf(a.stdout, "read-only: set $%s to a token of at least %d characters to save audit timings and reviews\n", tokenEnv, web.MinTokenBytes)
 			}
-			if err := httpserve.Serve(ctx, ln, srv, a.cfg.Serve.limits(), 5*time.Second); err != nil {
+			if err := httpserve.Serve(ctx, ln, a.cfg.Serve.checkHost(ln.Addr(), srv), a.cfg.Serve.limits(), 5*time.Second); err != nil {
 				return err
 			}
 			fmt.Fprintln(a.stdout, "claimtrace serve: stopped")

@@ -259,3 +259,32 @@ func TestServeReviewerTokens(t *testing.T) {
 		t.Errorf("review history: %d %s", code, body)
 	}
 }
+
+// TestServeChecksHost sends the Host header of a DNS rebinding attack
+// (the attacker's name resolving to the server) and a configured name.
+func TestServeChecksHost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	db := demoStore(t)
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(cfg, []byte("[serve]\nallowed_hosts = [\"audit.example.org\"]\n"), 0o644)
+	base, _, stderr, _ := startServe(t, []string{"CLAIMTRACE_CONFIG=" + cfg}, "--store", db, "--token-env", "CLAIMTRACE_TEST_WEB_UNSET")
+	for host, want := range map[string]int{"rebind.attacker.example": http.StatusMisdirectedRequest, "audit.example.org": http.StatusOK, "": http.StatusOK} {
+		req, _ := http.NewRequest(http.MethodGet, base+"/api/runs", nil)
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %q: %d, want %d", host, resp.StatusCode, want)
+		}
+	}
+	if strings.Contains(stderr.String(), "without TLS") {
+		t.Errorf("a loopback server warns about TLS: %q", stderr.String())
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 )
@@ -185,5 +187,60 @@ func TestServeCapsConnections(t *testing.T) {
 	case <-entered:
 	case <-time.After(5 * time.Second):
 		t.Error("the third connection is not served once the others are done")
+	}
+}
+
+// TestCheckHost sends the Host headers of DNS rebinding (an attacker's
+// name resolving to the server's address) and of legitimate clients.
+func TestCheckHost(t *testing.T) {
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") })
+	h := CheckHost(Hosts(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, []string{"audit.example.org"}), ok)
+	for host, want := range map[string]int{
+		"127.0.0.1:8080":          http.StatusOK,
+		"localhost:8080":          http.StatusOK,
+		"LOCALHOST.":              http.StatusOK,
+		"[::1]:8080":              http.StatusOK,
+		"audit.example.org":       http.StatusOK,
+		"Audit.Example.Org:443":   http.StatusOK,
+		"evil.example:8080":       http.StatusMisdirectedRequest,
+		"rebind.attacker.example": http.StatusMisdirectedRequest,
+		"127.0.0.1.evil.example":  http.StatusMisdirectedRequest,
+		"":                        http.StatusMisdirectedRequest,
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Host = host
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if rec.Code != want {
+			t.Errorf("Host %q: %d, want %d", host, rec.Code, want)
+		}
+	}
+}
+
+func TestPlaintextWarning(t *testing.T) {
+	for addr, warn := range map[*net.TCPAddr]bool{
+		{IP: net.IPv4(127, 0, 0, 1), Port: 80}: false,
+		{IP: net.IPv6loopback, Port: 80}:       false,
+		{IP: net.IPv4zero, Port: 80}:           true,
+		{IP: net.IPv6unspecified, Port: 80}:    true,
+		{IP: net.IPv4(192, 168, 1, 5)}:         true,
+	} {
+		if got := PlaintextWarning(addr); (got != "") != warn || (warn && !strings.Contains(got, "TLS")) {
+			t.Errorf("%v: %q, want a warning %v", addr, got, warn)
+		}
+	}
+}
+
+// TestBearerToken reads the scheme in any case.
+func TestBearerToken(t *testing.T) {
+	for header, want := range map[string]string{
+		"Bearer abc": "abc", "bearer abc": "abc", "BEARER abc": "abc", "BeArEr  abc ": "abc",
+		"Basic abc": "", "Bearer": "", "Bearer ": "", "abc": "", "": "",
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Header.Set("Authorization", header)
+		if got, ok := BearerToken(r); got != want || ok != (want != "") {
+			t.Errorf("%q: %q, %v; want %q", header, got, ok, want)
+		}
 	}
 }

@@ -3,16 +3,14 @@ package live
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/httpserve"
 	"github.com/claimtrace/claimtrace/internal/prov"
 )
 
@@ -88,7 +86,8 @@ func (h *api) write(f handlerFunc) http.Handler {
 }
 
 // RequireBearer wraps next so that every request needs "Authorization:
-// Bearer <token>" (compared in constant time). An empty token refuses all
+// Bearer <token>" (the scheme in any case, the token compared in constant
+// time). An empty token refuses all
 // requests, saying how to set one.
 func RequireBearer(token string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -106,11 +105,8 @@ func authorize(r *http.Request, token string) error {
 		return &httpError{status: http.StatusForbidden, msg: "the live API is disabled: no API token is configured; set " + TokenEnv +
 			" to a long random secret where claimtrace runs (e.g. " + TokenEnv + "=$(openssl rand -hex 32)) and send it as 'Authorization: Bearer <token>'"}
 	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	// Hashing first makes the comparison constant-time whatever the lengths.
-	want := sha256.Sum256([]byte(token))
-	have := sha256.Sum256([]byte(strings.TrimSpace(got)))
-	if !ok || subtle.ConstantTimeCompare(want[:], have[:]) != 1 {
+	got, ok := httpserve.BearerToken(r)
+	if !ok || !httpserve.SumToken(token).Matches(got) {
 		return &httpError{status: http.StatusUnauthorized, msg: "missing or wrong bearer token: send 'Authorization: Bearer <token>' with the token configured in " + TokenEnv}
 	}
 	return nil
@@ -223,7 +219,9 @@ func decode(r *http.Request, v any, empty bool) error {
 		if errors.As(err, &mbe) {
 			return fmt.Errorf("request body over %d bytes, the most one request may carry (an excerpt holds at most %d bytes: record a longer source as several excerpts): %w", MaxBody, MaxText, claimtrace.ErrTooLarge)
 		}
-		return fmt.Errorf("read request body: %w", err)
+		// The client hung up or stalled midway: its request, not the server,
+		// failed.
+		return fmt.Errorf("request body cut short after %d bytes: %v: %w", len(data), err, claimtrace.ErrInvalid)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		if empty {

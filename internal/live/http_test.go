@@ -2,12 +2,17 @@ package live
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -251,5 +256,83 @@ func TestWriteJSONBuffers(t *testing.T) {
 	}
 	if rec.Body.Len() != 0 {
 		t.Errorf("partial response written: %q", rec.Body.String())
+	}
+}
+
+// TestHTTPClientHangsUpMidPost sends half of a source's body and hangs up:
+// the server answers a client error and logs nothing, where it logged a
+// 500.
+func TestHTTPClientHangsUpMidPost(t *testing.T) {
+	var logs strings.Builder
+	var mu sync.Mutex
+	svc := testService(t, Options{Logger: slog.New(slog.NewTextHandler(lockedWriter{&mu, &logs}, nil))})
+	mustOpen(t, svc, "h")
+	h := Handler(svc, testToken)
+	done := make(chan int, 1)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		h.ServeHTTP(rec, r)
+		done <- rec.status
+	}))
+	defer ts.Close()
+	c, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(c, "POST /sessions/h/sources HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Length: 1000\r\n\r\n{\"title\": \"t\", \"excerpt\": \"abc", testToken)
+	time.Sleep(50 * time.Millisecond)
+	c.Close()
+	select {
+	case status := <-done:
+		if status != http.StatusBadRequest {
+			t.Errorf("a client hanging up mid-POST: status %d, want 400", status)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the handler did not return")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if logs.Len() != 0 {
+		t.Errorf("a client hanging up mid-POST is logged as a server error: %s", logs.String())
+	}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(s int) { r.status = s; r.ResponseWriter.WriteHeader(s) }
+
+// TestHTTPBearerSchemeAnyCase reads and writes with the scheme spelled
+// three ways, as RFC 9110 allows.
+func TestHTTPBearerSchemeAnyCase(t *testing.T) {
+	svc := testService(t, Options{})
+	mustOpen(t, svc, "b")
+	srv := apiServer(t, svc, testToken)
+	for _, scheme := range []string{"Bearer", "bearer", "BEARER"} {
+		for _, m := range []struct{ method, path, body string }{{"GET", "/sessions/b/info", ""}, {"POST", "/sessions", `{"id":"b"}`}} {
+			req, _ := http.NewRequest(m.method, srv.URL+"/api/live"+m.path, strings.NewReader(m.body))
+			req.Header.Set("Authorization", scheme+" "+testToken)
+			resp, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("%s %s with %q: %d", m.method, m.path, scheme, resp.StatusCode)
+			}
+		}
 	}
 }

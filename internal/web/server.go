@@ -157,7 +157,15 @@ func (s *Server) routes() error {
 	if err != nil {
 		return fmt.Errorf("web server: static assets: %w", err)
 	}
-	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	files := http.StripPrefix("/static/", http.FileServerFS(static))
+	s.mux.Handle("GET /static/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Files only: a directory is not listed.
+		if p := r.URL.Path; p == "/static/" || strings.HasSuffix(p, "/") {
+			http.NotFound(w, r)
+			return
+		}
+		files.ServeHTTP(w, r)
+	}))
 
 	s.handle("GET /{$}", s.runsPage)
 	s.handle("GET /runs/{run}", s.runPage)
