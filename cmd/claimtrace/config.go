@@ -32,6 +32,8 @@ type Config struct {
 	Fetch  FetchConfig  `toml:"fetch"`
 	LLM    LLMConfig    `toml:"llm"`
 	Search SearchConfig `toml:"search"`
+	Serve  ServeConfig  `toml:"serve"`
+	Live   LiveConfig   `toml:"live"`
 
 	// file is the config file read ("" when none); loaded says whether it
 	// existed.

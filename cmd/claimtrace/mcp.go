@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math"
 	"net"
@@ -17,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/httpserve"
 	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/live"
 	"github.com/claimtrace/claimtrace/internal/live/mcpserver"
@@ -33,6 +32,20 @@ type mcpFlags struct {
 	allowHosts []string
 	detect     bool
 	tokenEnv   string
+}
+
+// LiveConfig bounds one live provenance session (the [live] table), for
+// claimtrace mcp and the /api/live/ API of claimtrace serve. Zero values
+// take live.DefaultLimits.
+type LiveConfig struct {
+	MaxSources      int   `toml:"max_sources"`
+	MaxClaims       int   `toml:"max_claims"`
+	MaxEdges        int   `toml:"max_edges"`
+	MaxSessionBytes int64 `toml:"max_session_bytes"`
+}
+
+func (c LiveConfig) limits() live.Limits {
+	return live.Limits{Sources: c.MaxSources, Claims: c.MaxClaims, Edges: c.MaxEdges, Bytes: c.MaxSessionBytes}
 }
 
 // minTokenBytes is the shortest bearer token the HTTP transport accepts.
@@ -64,8 +77,14 @@ continues it.
 By default the server speaks MCP on stdin/stdout: configure your MCP client
 to run "claimtrace mcp". With --http ADDR it serves streamable HTTP at
 http://ADDR/mcp and the same operations as a JSON API at
-http://ADDR/api/live/; both need "Authorization: Bearer <token>", the token
-read from $CLAIMTRACE_TOKEN (--token-env names another variable).
+http://ADDR/api/live/; every request to either, reads included, needs
+"Authorization: Bearer <token>", the token read from $CLAIMTRACE_TOKEN
+(--token-env names another variable).
+
+A session holds at most 1,000 sources, 5,000 claims, 5,000 reasoning
+steps, 50,000 edges and 32 MiB of text; a write past a limit is refused
+(HTTP 422, naming the limit). Raise them under [live] in the config file:
+max_sources, max_claims, max_edges, max_session_bytes.
 
 Sources given by URL alone are fetched (SSRF-safe, through the page cache)
 only with --allow-fetch; otherwise they stay unresolved and claims resting on
@@ -106,7 +125,7 @@ func (a *app) runMCP(ctx context.Context, f mcpFlags) error {
 	if err != nil {
 		return err
 	}
-	opts := live.Options{Store: st, Tau: &f.tau, Logger: slog.New(slog.NewTextHandler(a.stderr, nil))}
+	opts := live.Options{Store: st, Tau: &f.tau, Logger: slog.New(slog.NewTextHandler(a.stderr, nil)), Limits: a.cfg.Live.limits()}
 	if f.judge == "offline" {
 		cal, err := judge.DefaultCalibration()
 		if err != nil {
@@ -141,7 +160,7 @@ func (a *app) runMCP(ctx context.Context, f mcpFlags) error {
 	}
 	if f.http == "" {
 		fmt.Fprintf(a.stderr, "claimtrace mcp: MCP on stdio · store %s · judge %s · τ %g · fetching %s\n", st, f.judge, f.tau, fetching)
-		err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}})
+		err := srv.Run(ctx, mcpserver.StdioTransport(a.stdin, a.stdout))
 		if err != nil && ctx.Err() == nil {
 			return fmt.Errorf("mcp: %w", err)
 		}
@@ -164,30 +183,15 @@ func (a *app) serveMCP(ctx context.Context, addr string, svc *live.Service, srv 
 	if err != nil {
 		return fmt.Errorf("mcp --http %s: %w", addr, err)
 	}
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(a.stderr, "claimtrace mcp: listening on http://%s/mcp (MCP, streamable HTTP) and http://%s/api/live/ (JSON API) · %s\n", ln.Addr(), ln.Addr(), about)
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
-	select {
-	case err := <-done:
-		return fmt.Errorf("mcp --http %s: %w", addr, err)
-	case <-ctx.Done():
+	if w := httpserve.PlaintextWarning(ln.Addr()); w != "" {
+		fmt.Fprintln(a.stderr, w)
 	}
-	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(shutdown); err != nil {
-		hs.Close()
-	}
-	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("mcp --http %s: %w", addr, err)
+	if err := httpserve.Serve(ctx, ln, a.cfg.Serve.checkHost(ln.Addr(), mux), a.cfg.Serve.limits(), 5*time.Second); err != nil {
+		return fmt.Errorf("mcp --http: %w", err)
 	}
 	return nil
 }
-
-// nopWriteCloser keeps the command's stdout open when the transport closes.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // buildVersion is the module version the binary was built from, or "devel".
 func buildVersion() string {

@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -101,6 +104,49 @@ func TestMCPStdio(t *testing.T) {
 	}
 }
 
+// TestMCPStdioMalformedLine writes a line that is not JSON to the real
+// process's stdin: it answers a JSON-RPC parse error and goes on to answer
+// the next request, where it used to exit.
+func TestMCPStdioMalformedLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := mcpEnv(t)
+	cmd := child(t, "mcp", "--store", filepath.Join(dir, "live.db"))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() })
+	io.WriteString(stdin, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \n")
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+	lines := make(chan string, 2)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	for i, want := range []string{`"code":-32700`, `"id":2,"result"`} {
+		select {
+		case l, ok := <-lines:
+			if !ok || !strings.Contains(l, want) {
+				t.Fatalf("answer %d: %q (open %v); want %s", i+1, l, ok, want)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no answer %d", i+1)
+		}
+	}
+}
+
 func TestMCPFlags(t *testing.T) {
 	dir := mcpEnv(t)
 	dsn := filepath.Join(dir, "live.db")
@@ -133,15 +179,10 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-// TestMCPHTTP runs `claimtrace mcp --http` as a subprocess: MCP over
-// streamable HTTP and the JSON API on one address, then a clean stop on
-// SIGINT.
-func TestMCPHTTP(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end")
-	}
-	dir := mcpEnv(t)
-	const token = "e2e-token-0123456789abcdef"
+// startMCPHTTP starts `claimtrace mcp --http 127.0.0.1:0` with token and
+// returns the process and the address it listens on.
+func startMCPHTTP(t *testing.T, dir, token string) (*exec.Cmd, string) {
+	t.Helper()
 	cmd := child(t, "mcp", "--store", filepath.Join(dir, "live.db"), "--http", "127.0.0.1:0")
 	cmd.Env = append(cmd.Env, "CLAIMTRACE_TOKEN="+token)
 	stderr, err := cmd.StderrPipe()
@@ -151,7 +192,7 @@ func TestMCPHTTP(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Process.Kill()
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	addrs := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -163,12 +204,25 @@ func TestMCPHTTP(t *testing.T) {
 		}
 		io.Copy(io.Discard, stderr)
 	}()
-	var addr string
 	select {
-	case addr = <-addrs:
+	case addr := <-addrs:
+		return cmd, addr
 	case <-time.After(20 * time.Second):
 		t.Fatal("the server did not say where it listens")
 	}
+	return nil, ""
+}
+
+// TestMCPHTTP runs `claimtrace mcp --http` as a subprocess: MCP over
+// streamable HTTP and the JSON API on one address, then a clean stop on
+// SIGINT.
+func TestMCPHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := mcpEnv(t)
+	const token = "e2e-token-0123456789abcdef"
+	cmd, addr := startMCPHTTP(t, dir, token)
 
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e-agent", Version: "1"}, nil).Connect(ctx,
@@ -188,7 +242,12 @@ func TestMCPHTTP(t *testing.T) {
 	}
 
 	// The JSON API sees the same session.
-	resp, err := http.Get("http://" + addr + "/api/live/sessions/web-1/metrics")
+	if resp, err := http.Get("http://" + addr + "/api/live/sessions/web-1/metrics"); err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("JSON API read without the token: %v, %v; want 401", resp, err)
+	}
+	mreq, _ := http.NewRequest("GET", "http://"+addr+"/api/live/sessions/web-1/metrics", nil)
+	mreq.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(mreq)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,6 +277,46 @@ func TestMCPHTTP(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Error("the server did not stop on SIGINT")
+	}
+}
+
+// TestMCPHTTPDropsIdleConnections holds a keep-alive connection to `mcp
+// --http` idle and trickles a request body on another, as the attack's
+// 21,000 connections did: with [serve] timeouts of one second the server
+// closes both.
+func TestMCPHTTPDropsIdleConnections(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := mcpEnv(t)
+	os.WriteFile(os.Getenv("CLAIMTRACE_CONFIG"), []byte("[serve]\nidle_timeout_seconds = 1\nread_timeout_seconds = 1\n"), 0o644)
+	const token = "e2e-token-0123456789abcdef"
+	_, addr := startMCPHTTP(t, dir, token)
+
+	idle, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	fmt.Fprintf(idle, "GET /api/live/sessions HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\n\r\n", addr, token)
+	resp, err := http.ReadResponse(bufio.NewReader(idle), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	slow, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	fmt.Fprintf(slow, "POST /api/live/sessions HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Length: 100\r\n\r\n{", addr, token)
+	for name, c := range map[string]net.Conn{"idle keep-alive": idle, "slow body": slow} {
+		c.SetReadDeadline(time.Now().Add(4 * time.Second))
+		if _, err := io.Copy(io.Discard, c); err != nil {
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				t.Errorf("%s connection still open after 4 s with 1 s timeouts", name)
+			}
+		}
 	}
 }
 

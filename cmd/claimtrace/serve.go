@@ -3,16 +3,73 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/httpserve"
 	"github.com/claimtrace/claimtrace/internal/live"
 	"github.com/claimtrace/claimtrace/internal/web"
 )
+
+// ServeConfig configures the HTTP servers of claimtrace serve and
+// claimtrace mcp --http (the [serve] table). Zero values take the defaults
+// of httpserve.DefaultLimits.
+type ServeConfig struct {
+	// ReadTimeoutSecs bounds reading one request, body included.
+	ReadTimeoutSecs int `toml:"read_timeout_seconds"`
+	// WriteTimeoutSecs bounds writing one response.
+	WriteTimeoutSecs int `toml:"write_timeout_seconds"`
+	// IdleTimeoutSecs closes keep-alive connections idle that long.
+	IdleTimeoutSecs int `toml:"idle_timeout_seconds"`
+	// MaxConns caps the connections open at once.
+	MaxConns int `toml:"max_conns"`
+	// AllowedHosts are names, beside the loopback names and the addresses
+	// listened on, that clients may give in the Host header (a proxy's
+	// public name); any other name is refused (421), against DNS
+	// rebinding.
+	AllowedHosts []string `toml:"allowed_hosts"`
+	// Reviewers maps each reviewer's name to the environment variable
+	// holding their token ([serve.reviewers] alice = "CLAIMTRACE_TOKEN_ALICE"):
+	// a review posted with it is theirs. Tokens never sit in the file.
+	Reviewers map[string]string `toml:"reviewers"`
+}
+
+// checkHost refuses requests naming a host the server is not (DNS
+// rebinding).
+func (c ServeConfig) checkHost(addr net.Addr, h http.Handler) http.Handler {
+	return httpserve.CheckHost(httpserve.Hosts(addr, c.AllowedHosts), h)
+}
+
+// reviewerTokens reads the reviewers' tokens from the environment: token →
+// name.
+func (c ServeConfig) reviewerTokens() (map[string]string, error) {
+	out := make(map[string]string, len(c.Reviewers))
+	for name, env := range c.Reviewers {
+		token := os.Getenv(env)
+		if token == "" {
+			return nil, fmt.Errorf("serve: reviewer %s: $%s, named in [serve.reviewers], is empty: %w", name, env, claimtrace.ErrInvalid)
+		}
+		if other, ok := out[token]; ok {
+			return nil, fmt.Errorf("serve: reviewers %s and %s have one token: give each a token of their own: %w", other, name, claimtrace.ErrInvalid)
+		}
+		out[token] = name
+	}
+	return out, nil
+}
+
+// limits are the server limits the configuration asks for.
+func (c ServeConfig) limits() httpserve.Limits {
+	sec := func(n int) time.Duration { return time.Duration(n) * time.Second }
+	return httpserve.Limits{ReadTimeout: sec(c.ReadTimeoutSecs), WriteTimeout: sec(c.WriteTimeoutSecs), IdleTimeout: sec(c.IdleTimeoutSecs), MaxConns: c.MaxConns}
+}
 
 func (a *app) serveCmd() *cobra.Command {
 	var addr, dsn, tokenEnv string
@@ -39,6 +96,22 @@ Write API: POST /api/runs/RUN/reports/TASK/timings and .../reviews, with
 variable named by --token-env (at least 16 characters, e.g. openssl rand
 -hex 32); when it is unset the server is read-only and says so.
 
+Reviews are appended, never replaced: GET .../TASK/reviews lists every
+version with its author and time. Give each reviewer a token of their own
+in the config file, [serve.reviewers] alice = "CLAIMTRACE_TOKEN_ALICE" (the
+variable holds the token): a review posted with it is alice's, a body
+naming someone else is refused (403), and the --token-env token can no
+longer post as alice. The live provenance
+API under /api/live/ (see claimtrace mcp --help) needs the token for reads
+too, and is closed without one.
+
+Requests whose Host header names another host are refused (421: DNS
+rebinding); [serve] allowed_hosts adds names, e.g. a proxy's. Listening
+beyond this machine without TLS prints a warning: put a TLS-terminating
+proxy in front. Timeouts and the connection cap: [serve]
+read_timeout_seconds, write_timeout_seconds, idle_timeout_seconds,
+max_conns. See docs/security.md.
+
 Ctrl-C stops the server after the requests in flight.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -51,13 +124,17 @@ Ctrl-C stops the server after the requests in flight.`,
 			if tokenEnv != "" {
 				token = os.Getenv(tokenEnv)
 			}
-			srv, err := web.New(web.Options{Store: st, Token: token, Log: slog.New(slog.NewTextHandler(a.stderr, nil))})
+			reviewers, err := a.cfg.Serve.reviewerTokens()
+			if err != nil {
+				return err
+			}
+			srv, err := web.New(web.Options{Store: st, Token: token, Reviewers: reviewers, Log: slog.New(slog.NewTextHandler(a.stderr, nil))})
 			if err != nil {
 				return fmt.Errorf("serve: token from $%s: %w", tokenEnv, err)
 			}
 			// Agents record provenance live through the same server: the
 			// JSON API under /api/live/ (offline judge, τ 0.5, no fetching).
-			svc, err := live.New(live.Options{Store: st})
+			svc, err := live.New(live.Options{Store: st, Limits: a.cfg.Live.limits()})
 			if err != nil {
 				return err
 			}
@@ -67,12 +144,19 @@ Ctrl-C stops the server after the requests in flight.`,
 				return fmt.Errorf("serve: %w", err)
 			}
 			fmt.Fprintf(a.stdout, "claimtrace serve: http://%s/ (store %s)\n", ln.Addr(), st)
+			if w := httpserve.PlaintextWarning(ln.Addr()); w != "" {
+				fmt.Fprintln(a.stderr, w)
+			}
 			if srv.Writable() {
-				fmt.Fprintf(a.stdout, "write API on: POST requests need the token in $%s\n", tokenEnv)
+				fmt.Fprintf(a.stdout, "write API on: POST requests need the token in $%s", tokenEnv)
+				if len(reviewers) > 0 {
+					fmt.Fprintf(a.stdout, " or a reviewer's token (%s)", strings.Join(slices.Sorted(maps.Keys(a.cfg.Serve.Reviewers)), ", "))
+				}
+				fmt.Fprintln(a.stdout)
 			} else {
 				fmt.Fprintf(a.stdout, "read-only: set $%s to a token of at least %d characters to save audit timings and reviews\n", tokenEnv, web.MinTokenBytes)
 			}
-			if err := web.Serve(ctx, ln, srv, 5*time.Second); err != nil {
+			if err := httpserve.Serve(ctx, ln, a.cfg.Serve.checkHost(ln.Addr(), srv), a.cfg.Serve.limits(), 5*time.Second); err != nil {
 				return err
 			}
 			fmt.Fprintln(a.stdout, "claimtrace serve: stopped")

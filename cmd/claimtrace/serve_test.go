@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -214,7 +215,76 @@ func TestServeMountsLiveProvenance(t *testing.T) {
 	if !strings.Contains(bad, `"gated": true`) && !strings.Contains(bad, `"gated":true`) {
 		t.Errorf("unsupported claim not gated: %s", bad)
 	}
-	if code, body := httpDo(t, http.MethodGet, api+"/sessions/s-1/metrics", "", ""); code != http.StatusOK || !strings.Contains(body, "pcov") {
+	if code, body := httpDo(t, http.MethodGet, api+"/sessions/s-1/metrics", "", ""); code != http.StatusUnauthorized {
+		t.Errorf("metrics without the token: %d %s; want 401", code, body)
+	}
+	if code, body := httpDo(t, http.MethodGet, api+"/sessions/s-1/metrics", serveToken, ""); code != http.StatusOK || !strings.Contains(body, "pcov") {
 		t.Errorf("metrics: %d %s", code, body)
+	}
+}
+
+// TestServeReviewerTokens configures a token per reviewer: a review posted
+// with alice's token naming bob is refused, one naming no one is alice's.
+func TestServeReviewerTokens(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	db := demoStore(t)
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(cfg, []byte("[serve.reviewers]\nalice = \"CLAIMTRACE_TEST_ALICE\"\nbob = \"CLAIMTRACE_TEST_BOB\"\n"), 0o644)
+	const alice, bob = "alice-serve-token-0123456789", "bob-serve-token-0123456789ab"
+	base, stdout, _, _ := startServe(t, []string{"CLAIMTRACE_CONFIG=" + cfg, "CLAIMTRACE_TEST_ALICE=" + alice, "CLAIMTRACE_TEST_BOB=" + bob},
+		"--store", db, "--token-env", "CLAIMTRACE_TEST_WEB_UNSET")
+	if !strings.Contains(stdout.String(), "reviewer's token (alice, bob)") {
+		t.Errorf("serve does not name the reviewers: %q", stdout.String())
+	}
+	_, body := httpDo(t, http.MethodGet, base+"/api/runs", "", "")
+	var runs struct {
+		Runs []struct {
+			ID string `json:"id"`
+		} `json:"runs"`
+	}
+	json.Unmarshal([]byte(body), &runs)
+	if len(runs.Runs) != 1 {
+		t.Fatalf("runs: %s", body)
+	}
+	api := base + "/api/runs/" + runs.Runs[0].ID + "/reports/2312.10997/reviews"
+	if code, body := httpDo(t, http.MethodPost, api, alice, `{"claim":"c3","reviewer":"bob","label":"supported"}`); code != http.StatusForbidden {
+		t.Errorf("alice's token posting as bob: %d %s, want 403", code, body)
+	}
+	if code, body := httpDo(t, http.MethodPost, api, alice, `{"claim":"c3","label":"supported"}`); code != http.StatusCreated || !strings.Contains(body, `"reviewer": "alice"`) {
+		t.Errorf("alice's review: %d %s", code, body)
+	}
+	if code, body := httpDo(t, http.MethodGet, api, "", ""); code != http.StatusOK || !strings.Contains(body, `"reviewer": "alice"`) {
+		t.Errorf("review history: %d %s", code, body)
+	}
+}
+
+// TestServeChecksHost sends the Host header of a DNS rebinding attack
+// (the attacker's name resolving to the server) and a configured name.
+func TestServeChecksHost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	db := demoStore(t)
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(cfg, []byte("[serve]\nallowed_hosts = [\"audit.example.org\"]\n"), 0o644)
+	base, _, stderr, _ := startServe(t, []string{"CLAIMTRACE_CONFIG=" + cfg}, "--store", db, "--token-env", "CLAIMTRACE_TEST_WEB_UNSET")
+	for host, want := range map[string]int{"rebind.attacker.example": http.StatusMisdirectedRequest, "audit.example.org": http.StatusOK, "": http.StatusOK} {
+		req, _ := http.NewRequest(http.MethodGet, base+"/api/runs", nil)
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %q: %d, want %d", host, resp.StatusCode, want)
+		}
+	}
+	if strings.Contains(stderr.String(), "without TLS") {
+		t.Errorf("a loopback server warns about TLS: %q", stderr.String())
 	}
 }

@@ -66,6 +66,9 @@ func (s *Service) AddClaim(ctx context.Context, id string, in ClaimInput) (*Clai
 		return nil, err
 	}
 	jobs, err := ss.prepareClaim(&in)
+	if err == nil && !in.Revise {
+		err = s.limits.full(ss, opClaim)
+	}
 	ss.mu.Unlock()
 	if err != nil {
 		return nil, err

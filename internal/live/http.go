@@ -3,16 +3,14 @@ package live
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/httpserve"
 	"github.com/claimtrace/claimtrace/internal/prov"
 )
 
@@ -28,9 +26,10 @@ const TokenEnv = "CLAIMTRACE_TOKEN"
 // doc/api.md). Paths are relative: mount it under a prefix with
 // http.StripPrefix, e.g. mux.Handle("/api/live/", http.StripPrefix("/api/live", live.Handler(svc, token))).
 //
-// Writes (POST, DELETE) need "Authorization: Bearer <token>"; with an empty
-// token every write is refused with a message saying how to set one. Reads
-// are open.
+// Every request, reads included, needs "Authorization: Bearer <token>": a
+// session holds the sources an agent read and the claims it is drafting.
+// With an empty token every request is refused with a message saying how
+// to set one. No route is public.
 func Handler(svc *Service, token string) http.Handler {
 	h := &api{svc: svc, token: token}
 	mux := http.NewServeMux()
@@ -62,9 +61,14 @@ type api struct {
 // which the wrapper renders.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
+// read serves f to token holders.
 func (h *api) read(f handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := f(w, r); err != nil {
+		err := authorize(r, h.token)
+		if err == nil {
+			err = f(w, r)
+		}
+		if err != nil {
 			if status, _ := statusOf(err); status >= 500 && h.svc.log != nil {
 				h.svc.log.Error("live API", "method", r.Method, "path", r.URL.Path, "status", status, "error", err)
 			}
@@ -73,18 +77,17 @@ func (h *api) read(f handlerFunc) http.Handler {
 	})
 }
 
+// write serves f to token holders, with the body capped at MaxBody.
 func (h *api) write(f handlerFunc) http.Handler {
 	return h.read(func(w http.ResponseWriter, r *http.Request) error {
-		if err := authorize(r, h.token); err != nil {
-			return err
-		}
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 		return f(w, r)
 	})
 }
 
 // RequireBearer wraps next so that every request needs "Authorization:
-// Bearer <token>" (compared in constant time). An empty token refuses all
+// Bearer <token>" (the scheme in any case, the token compared in constant
+// time). An empty token refuses all
 // requests, saying how to set one.
 func RequireBearer(token string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -99,14 +102,11 @@ func RequireBearer(token string, next http.Handler) http.Handler {
 // authorize checks the request's bearer token against token.
 func authorize(r *http.Request, token string) error {
 	if token == "" {
-		return &httpError{status: http.StatusForbidden, msg: "writes are disabled: no API token is configured; set " + TokenEnv +
+		return &httpError{status: http.StatusForbidden, msg: "the live API is disabled: no API token is configured; set " + TokenEnv +
 			" to a long random secret where claimtrace runs (e.g. " + TokenEnv + "=$(openssl rand -hex 32)) and send it as 'Authorization: Bearer <token>'"}
 	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	// Hashing first makes the comparison constant-time whatever the lengths.
-	want := sha256.Sum256([]byte(token))
-	have := sha256.Sum256([]byte(strings.TrimSpace(got)))
-	if !ok || subtle.ConstantTimeCompare(want[:], have[:]) != 1 {
+	got, ok := httpserve.BearerToken(r)
+	if !ok || !httpserve.SumToken(token).Matches(got) {
 		return &httpError{status: http.StatusUnauthorized, msg: "missing or wrong bearer token: send 'Authorization: Bearer <token>' with the token configured in " + TokenEnv}
 	}
 	return nil
@@ -141,6 +141,14 @@ type errorBody struct {
 	Status int    `json:"status"`
 	// Violations lists the AAR rules an operation breaks (status 422).
 	Violations []prov.Violation `json:"violations,omitempty"`
+	// Limit names the session limit a write would pass (status 422).
+	Limit *limitBody `json:"limit,omitempty"`
+}
+
+// limitBody names a session limit and its value.
+type limitBody struct {
+	Name string `json:"name"`
+	Max  int64  `json:"max"`
 }
 
 // statusOf returns the status for err and the violations it carries.
@@ -152,6 +160,10 @@ func statusOf(err error) (int, []prov.Violation) {
 	var ve *prov.ValidationError
 	if errors.As(err, &ve) {
 		return http.StatusUnprocessableEntity, ve.Violations
+	}
+	var le *LimitError
+	if errors.As(err, &le) {
+		return http.StatusUnprocessableEntity, nil
 	}
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
@@ -170,7 +182,12 @@ func writeError(w http.ResponseWriter, err error) {
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="claimtrace"`)
 	}
-	writeJSON(w, status, errorBody{Error: err.Error(), Status: status, Violations: vs})
+	body := errorBody{Error: err.Error(), Status: status, Violations: vs}
+	var le *LimitError
+	if errors.As(err, &le) {
+		body.Limit = &limitBody{Name: le.Limit, Max: le.Max}
+	}
+	writeJSON(w, status, body)
 }
 
 // writeJSON renders v into a buffer, then writes it with status.
@@ -200,9 +217,11 @@ func decode(r *http.Request, v any, empty bool) error {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return fmt.Errorf("request body over %d bytes: %w", MaxBody, claimtrace.ErrTooLarge)
+			return fmt.Errorf("request body over %d bytes, the most one request may carry (an excerpt holds at most %d bytes: record a longer source as several excerpts): %w", MaxBody, MaxText, claimtrace.ErrTooLarge)
 		}
-		return fmt.Errorf("read request body: %w", err)
+		// The client hung up or stalled midway: its request, not the server,
+		// failed.
+		return fmt.Errorf("request body cut short after %d bytes: %v: %w", len(data), err, claimtrace.ErrInvalid)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		if empty {
@@ -255,17 +274,25 @@ func (h *api) info(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, info)
 }
 
+// graph streams the session's graph in the native format.
 func (h *api) graph(w http.ResponseWriter, r *http.Request) error {
-	g, err := h.svc.Graph(r.Context(), r.PathValue("id"))
+	g, _, err := h.svc.snapshot(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	data, err := prov.Marshal(g)
-	if err != nil {
-		return err
-	}
-	writeBody(w, http.StatusOK, "application/json", data)
+	h.stream(w, r, "application/json", func(w io.Writer) error { return encodeGraph(w, g) })
 	return nil
+}
+
+// stream writes a document encoded element by element: the status is sent
+// first, so a failure midway (the client gone) can only be logged.
+func (h *api) stream(w http.ResponseWriter, r *http.Request, contentType string, encode func(io.Writer) error) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	if err := encode(w); err != nil && r.Context().Err() == nil && h.svc.log != nil {
+		h.svc.log.Warn("live API: response cut short", "path", r.URL.Path, "error", err)
+	}
 }
 
 func (h *api) metrics(w http.ResponseWriter, r *http.Request) error {
@@ -284,9 +311,14 @@ func (h *api) why(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, why)
 }
 
+// prov streams the session's PROV export.
 func (h *api) prov(w http.ResponseWriter, r *http.Request) error {
 	format := r.URL.Query().Get("format")
-	data, err := h.svc.PROV(r.Context(), r.PathValue("id"), format)
+	encode, err := provEncoder(format)
+	if err != nil {
+		return err
+	}
+	g, _, err := h.svc.snapshot(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -294,7 +326,7 @@ func (h *api) prov(w http.ResponseWriter, r *http.Request) error {
 	if format == FormatPROVJSONLD {
 		ct = "application/ld+json"
 	}
-	writeBody(w, http.StatusOK, ct, data)
+	h.stream(w, r, ct, func(w io.Writer) error { return encode(w, g) })
 	return nil
 }
 

@@ -2,12 +2,17 @@ package live
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -60,11 +65,23 @@ func TestHTTPAuth(t *testing.T) {
 	if code != http.StatusForbidden || !strings.Contains(body["error"].(string), "CLAIMTRACE_TOKEN") {
 		t.Errorf("write without a configured token: %d %v", code, body)
 	}
-	if code, _, _ := call(t, open, "GET", "/sessions/a", "", ""); code != http.StatusOK {
-		t.Errorf("read without a configured token: %d, want 200", code)
+	if code, _, _ := call(t, open, "GET", "/sessions/a", testToken, ""); code != http.StatusForbidden {
+		t.Errorf("read without a configured token: %d, want 403", code)
 	}
 
+	// Reads need the token too: no route of the live API is public.
 	srv := apiServer(t, svc, testToken)
+	for _, path := range []string{"/sessions", "/sessions/a", "/sessions/a/info", "/sessions/a/metrics", "/sessions/a/prov", "/sessions/a/claims/c1/why", "/nowhere"} {
+		for _, tok := range []string{"", "wrong"} {
+			if code, hdr, _ := call(t, srv, "GET", path, tok, ""); code != http.StatusUnauthorized || !strings.HasPrefix(hdr.Get("WWW-Authenticate"), "Bearer") {
+				t.Errorf("GET %s with token %q: %d, want 401", path, tok, code)
+			}
+		}
+	}
+	if code, _, _ := call(t, srv, "GET", "/sessions/a", testToken, ""); code != http.StatusOK {
+		t.Errorf("read with the token: %d, want 200", code)
+	}
+
 	for _, tok := range []string{"", "wrong", testToken + "x", strings.ToUpper(testToken)} {
 		code, hdr, body := call(t, srv, "POST", "/sessions/a/sources", tok, `{"title":"t","excerpt":"x y z"}`)
 		if code != http.StatusUnauthorized || !strings.HasPrefix(hdr.Get("WWW-Authenticate"), "Bearer") || body["error"] == nil {
@@ -127,7 +144,7 @@ func TestHTTPSession(t *testing.T) {
 		t.Errorf("add edge: %d %v", code, e)
 	}
 
-	code, _, m := call(t, srv, "GET", "/sessions/h1/metrics", "", "")
+	code, _, m := call(t, srv, "GET", "/sessions/h1/metrics", testToken, "")
 	if code != http.StatusOK || m["pcov"] != 1.0 || m["psnd"] != 1.0 || m["ctran"] != nil {
 		t.Errorf("metrics: %d pcov %v psnd %v ctran %v", code, m["pcov"], m["psnd"], m["ctran"])
 	}
@@ -139,22 +156,22 @@ func TestHTTPSession(t *testing.T) {
 	if diff := cmp.Diff(want, sorted(keys)); diff != "" {
 		t.Errorf("metrics keys (-want +got):\n%s", diff)
 	}
-	code, _, w := call(t, srv, "GET", "/sessions/h1/claims/c1/why", "", "")
+	code, _, w := call(t, srv, "GET", "/sessions/h1/claims/c1/why", testToken, "")
 	if code != http.StatusOK || len(w["sources"].([]any)) != 1 || len(w["reasoning"].([]any)) != 1 || len(w["edges"].([]any)) != 3 {
 		t.Errorf("why: %d %v", code, w)
 	}
-	code, _, g := call(t, srv, "GET", "/sessions/h1", "", "")
+	code, _, g := call(t, srv, "GET", "/sessions/h1", testToken, "")
 	if code != http.StatusOK || g["format"] != "aar-graph/1" || len(g["claims"].([]any)) != 2 {
 		t.Errorf("graph: %d %v", code, g)
 	}
-	code, hdr, p := call(t, srv, "GET", "/sessions/h1/prov", "", "")
+	code, hdr, p := call(t, srv, "GET", "/sessions/h1/prov", testToken, "")
 	if code != http.StatusOK || hdr.Get("Content-Type") != "application/json" || p["wasDerivedFrom"] == nil {
 		t.Errorf("prov: %d %s %v", code, hdr.Get("Content-Type"), keysOf(p))
 	}
-	if code, hdr, _ = call(t, srv, "GET", "/sessions/h1/prov?format=prov-jsonld", "", ""); code != http.StatusOK || hdr.Get("Content-Type") != "application/ld+json" {
+	if code, hdr, _ = call(t, srv, "GET", "/sessions/h1/prov?format=prov-jsonld", testToken, ""); code != http.StatusOK || hdr.Get("Content-Type") != "application/ld+json" {
 		t.Errorf("prov-jsonld: %d %s", code, hdr.Get("Content-Type"))
 	}
-	code, _, l := call(t, srv, "GET", "/sessions", "", "")
+	code, _, l := call(t, srv, "GET", "/sessions", testToken, "")
 	if code != http.StatusOK || len(l["sessions"].([]any)) != 2 {
 		t.Errorf("list: %d %v", code, l)
 	}
@@ -239,5 +256,83 @@ func TestWriteJSONBuffers(t *testing.T) {
 	}
 	if rec.Body.Len() != 0 {
 		t.Errorf("partial response written: %q", rec.Body.String())
+	}
+}
+
+// TestHTTPClientHangsUpMidPost sends half of a source's body and hangs up:
+// the server answers a client error and logs nothing, where it logged a
+// 500.
+func TestHTTPClientHangsUpMidPost(t *testing.T) {
+	var logs strings.Builder
+	var mu sync.Mutex
+	svc := testService(t, Options{Logger: slog.New(slog.NewTextHandler(lockedWriter{&mu, &logs}, nil))})
+	mustOpen(t, svc, "h")
+	h := Handler(svc, testToken)
+	done := make(chan int, 1)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		h.ServeHTTP(rec, r)
+		done <- rec.status
+	}))
+	defer ts.Close()
+	c, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(c, "POST /sessions/h/sources HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Length: 1000\r\n\r\n{\"title\": \"t\", \"excerpt\": \"abc", testToken)
+	time.Sleep(50 * time.Millisecond)
+	c.Close()
+	select {
+	case status := <-done:
+		if status != http.StatusBadRequest {
+			t.Errorf("a client hanging up mid-POST: status %d, want 400", status)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the handler did not return")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if logs.Len() != 0 {
+		t.Errorf("a client hanging up mid-POST is logged as a server error: %s", logs.String())
+	}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(s int) { r.status = s; r.ResponseWriter.WriteHeader(s) }
+
+// TestHTTPBearerSchemeAnyCase reads and writes with the scheme spelled
+// three ways, as RFC 9110 allows.
+func TestHTTPBearerSchemeAnyCase(t *testing.T) {
+	svc := testService(t, Options{})
+	mustOpen(t, svc, "b")
+	srv := apiServer(t, svc, testToken)
+	for _, scheme := range []string{"Bearer", "bearer", "BEARER"} {
+		for _, m := range []struct{ method, path, body string }{{"GET", "/sessions/b/info", ""}, {"POST", "/sessions", `{"id":"b"}`}} {
+			req, _ := http.NewRequest(m.method, srv.URL+"/api/live"+m.path, strings.NewReader(m.body))
+			req.Header.Set("Authorization", scheme+" "+testToken)
+			resp, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("%s %s with %q: %d", m.method, m.path, scheme, resp.StatusCode)
+			}
+		}
 	}
 }

@@ -1,8 +1,10 @@
 package live
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/prov"
@@ -180,21 +182,28 @@ const (
 // PROV exports session id as W3C PROV-JSON (FormatPROVJSON, the default
 // for "") or PROV-JSONLD.
 func (s *Service) PROV(ctx context.Context, id, format string) ([]byte, error) {
-	marshal := provjson.Marshal
-	switch format {
-	case "", FormatPROVJSON:
-	case FormatPROVJSONLD:
-		marshal = provjson.MarshalLD
-	default:
-		return nil, fmt.Errorf("format %q: want %s or %s: %w", format, FormatPROVJSON, FormatPROVJSONLD, claimtrace.ErrInvalid)
+	encode, err := provEncoder(format)
+	if err != nil {
+		return nil, err
 	}
 	g, _, err := s.snapshot(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	data, err := marshal(g)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := encode(&buf, g); err != nil {
 		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
-	return data, nil
+	return buf.Bytes(), nil
+}
+
+// provEncoder returns the streaming encoder of a PROV format.
+func provEncoder(format string) (func(io.Writer, *prov.Graph) error, error) {
+	switch format {
+	case "", FormatPROVJSON:
+		return provjson.Encode, nil
+	case FormatPROVJSONLD:
+		return provjson.EncodeLD, nil
+	}
+	return nil, fmt.Errorf("format %q: want %s or %s: %w", format, FormatPROVJSON, FormatPROVJSONLD, claimtrace.ErrInvalid)
 }

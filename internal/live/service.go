@@ -71,6 +71,9 @@ type Options struct {
 	Now func() time.Time
 	// Logger, when set, logs the HTTP API's server-side failures (5xx).
 	Logger *slog.Logger
+	// Limits bound what one session may hold; zero fields take
+	// DefaultLimits.
+	Limits Limits
 }
 
 // Service records live provenance sessions. It is safe for concurrent
@@ -83,6 +86,7 @@ type Service struct {
 	tau      float64
 	now      func() time.Time
 	log      *slog.Logger
+	limits   Limits
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -118,12 +122,16 @@ func New(opts Options) (*Service, error) {
 		st: opts.Store, judge: j, fetcher: opts.Fetcher, detector: opts.Detector, tau: tau,
 		now:      func() time.Time { return now().UTC() },
 		log:      opts.Logger,
+		limits:   opts.Limits.orDefault(),
 		sessions: make(map[string]*session),
 	}, nil
 }
 
 // Tau returns the service's entailment threshold τ.
 func (s *Service) Tau() float64 { return s.tau }
+
+// Limits returns the limits of one session.
+func (s *Service) Limits() Limits { return s.limits }
 
 // Run kinds and unit kinds of the store.
 const (
@@ -344,6 +352,9 @@ func (s *Service) writable(ctx context.Context, id string) (*session, error) {
 // g, the graph after it (already validated). ss.mu is held, or ss is not
 // shared yet.
 func (s *Service) commit(ctx context.Context, ss *session, o *op, g *prov.Graph) error {
+	if err := s.limits.check(ss, o, g); err != nil {
+		return err
+	}
 	o.Seq = ss.seq
 	data, err := json.Marshal(o)
 	if err != nil {

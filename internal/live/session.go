@@ -96,6 +96,7 @@ type session struct {
 	g                *prov.Graph
 	sources          map[string]sourceState
 	verdicts         map[edgeKey]claimtrace.Verdict
+	bytes            int64 // text recorded over the session's life (op.bytes)
 }
 
 // sourceState is what the service knows of a source beyond the graph.
@@ -199,6 +200,7 @@ func (ss *session) apply(o *op, g *prov.Graph) {
 		ss.dropVerdicts(o.Withdraw)
 	}
 	ss.g = g
+	ss.bytes += o.bytes()
 	ss.seq = o.Seq + 1
 	ss.updated = o.At
 }

@@ -102,6 +102,10 @@ func (s *Service) AddSource(ctx context.Context, id string, in SourceInput) (*So
 		ss.mu.Unlock()
 		return nil, duplicate("source", in.ID)
 	}
+	if err := s.limits.full(ss, opSource); err != nil {
+		ss.mu.Unlock()
+		return nil, err
+	}
 	var others []prov.SourceText
 	if s.detector != nil {
 		for _, src := range ss.g.Sources {

@@ -175,7 +175,7 @@ func (s *Server) apiGraph(w http.ResponseWriter, r *http.Request) error {
 // apiPostTimings stores a reading session's seconds per claim and answers
 // with the report's audit records. An empty list only checks the token.
 func (s *Server) apiPostTimings(w http.ResponseWriter, r *http.Request) error {
-	if err := s.authorize(r); err != nil {
+	if _, err := s.authorize(r); err != nil {
 		return err
 	}
 	run, task, err := reportNames(r)
@@ -196,9 +196,11 @@ func (s *Server) apiPostTimings(w http.ResponseWriter, r *http.Request) error {
 	return s.writeAudit(w, r, run, task, http.StatusOK)
 }
 
-// apiPostReview stores a reviewer's verdict on a claim.
+// apiPostReview appends a reviewer's verdict on a claim: the reviewer is
+// the token's (see reviewerOf).
 func (s *Server) apiPostReview(w http.ResponseWriter, r *http.Request) error {
-	if err := s.authorize(r); err != nil {
+	who, err := s.authorize(r)
+	if err != nil {
 		return err
 	}
 	run, task, err := reportNames(r)
@@ -213,7 +215,11 @@ func (s *Server) apiPostReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rv, err := s.putReview(r.Context(), run, l.Res, p)
+	reviewer, err := s.reviewerOf(who, p.Reviewer)
+	if err != nil {
+		return err
+	}
+	rv, err := s.putReview(r.Context(), run, l.Res, reviewer, p)
 	if err != nil {
 		return err
 	}
@@ -243,4 +249,37 @@ func (s *Server) apiReviews(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.writeJSON(w, r, http.StatusOK, out)
 	return nil
+}
+
+// ReviewHistory is every version of the reviews of one report, oldest
+// first: who wrote what, and when.
+type ReviewHistory struct {
+	Run     string   `json:"run"`
+	Task    string   `json:"task"`
+	Reviews []Review `json:"reviews"`
+}
+
+// apiReviewHistory serves every version of a report's reviews, those
+// written on earlier texts of the report included.
+func (s *Server) apiReviewHistory(w http.ResponseWriter, r *http.Request) error {
+	run, task, err := reportNames(r)
+	if err != nil {
+		return err
+	}
+	if _, err := s.loadRaw(r.Context(), run, task); err != nil {
+		return err
+	}
+	rvs, err := s.reviewsOf(r.Context(), run, task)
+	if err != nil {
+		return err
+	}
+	s.writeJSON(w, r, http.StatusOK, ReviewHistory{Run: run, Task: task, Reviews: orEmptyReviews(rvs)})
+	return nil
+}
+
+func orEmptyReviews(rvs []Review) []Review {
+	if rvs == nil {
+		return []Review{}
+	}
+	return rvs
 }

@@ -20,10 +20,12 @@ const (
 	// UnitAuditTime holds the seconds one reading session spent on one
 	// claim; key "<task>/<claim>/<session>".
 	UnitAuditTime = "audit_time"
-	// UnitReview holds one reviewer's latest verdict on one claim; key
-	// "<task>/<claim>/<reviewer>". Stores written before reviews named
-	// their reviewer hold keys "<task>/<claim>", read as reviewer
-	// "anonymous".
+	// UnitReview held one reviewer's latest verdict on one claim (key
+	// "<task>/<claim>/<reviewer>"; before reviews named their reviewer,
+	// "<task>/<claim>", read as reviewer "anonymous") until reviews kept
+	// their history in the store's reviews table. Such units are still
+	// read, as the first version of their reviewer's review; none is
+	// written.
 	UnitReview = "review"
 )
 
@@ -111,15 +113,9 @@ func (s *Server) auditRecords(ctx context.Context, run string, res *eval.Result)
 		}
 		ts = append(ts, t)
 	}
-	rus, err := s.st.Units(ctx, run, UnitReview)
+	rvs, err := s.reviewsOf(ctx, run, res.Task)
 	if err != nil {
 		return nil, nil, err
-	}
-	var rvs []Review
-	for _, u := range rus {
-		if rv, ok := decodeReview(u); ok && rv.Task == res.Task {
-			rvs = append(rvs, rv)
-		}
 	}
 	return ts, currentReviews(res, rvs), nil
 }

@@ -17,6 +17,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/claimtrace/claimtrace/internal/httpserve"
 )
 
 // chromiumPath returns a Chromium or Chrome binary on PATH, or skips.
@@ -82,7 +84,7 @@ func serveOnPort(t *testing.T, f *fixture) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, f.srv, 5*time.Second) }()
+	go func() { done <- httpserve.Serve(ctx, ln, f.srv, httpserve.Limits{}, 5*time.Second) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

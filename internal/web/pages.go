@@ -100,9 +100,13 @@ func (s *Server) runsPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	data := runsPage{base: s.base("Runs")}
 	for _, run := range runs {
+		reviews, err := s.st.CountReviews(r.Context(), run.ID)
+		if err != nil {
+			return err
+		}
 		data.Runs = append(data.Runs, runRow{Run: run, Href: "/runs/" + url.PathEscape(run.ID),
 			Reports: run.Units[unitReport+"/"+store.StatusDone], Failed: run.Units[unitReport+"/"+store.StatusFailed],
-			Audited: run.Units[UnitAuditTime+"/"+store.StatusDone], Reviews: run.Units[UnitReview+"/"+store.StatusDone]})
+			Audited: run.Units[UnitAuditTime+"/"+store.StatusDone], Reviews: run.Units[UnitReview+"/"+store.StatusDone] + reviews})
 	}
 	return s.render(w, http.StatusOK, "runs.html", data)
 }

@@ -19,8 +19,9 @@ import (
 // Review is a human reviewer's verdict on a claim: a verdict label
 // (supported, partial, unsupported, contradicted, unknown) for a cited
 // claim, a fact label (true, false, undecided) for a non-cited one, and a
-// note. URL optionally names the source the review is about. Each
-// reviewer's latest review of a claim is kept.
+// note. URL optionally names the source the review is about. Reviews are
+// appended, never replaced: a reviewer's latest review of a claim is the
+// current one, and Earlier holds the versions it replaced.
 type Review struct {
 	Task         string    `json:"task"`
 	Claim        string    `json:"claim"`
@@ -30,6 +31,12 @@ type Review struct {
 	URL          string    `json:"url,omitempty"`
 	ReportSHA256 string    `json:"report_sha256"`
 	At           time.Time `json:"at"`
+	// Version orders the versions of the run's reviews (the store's id);
+	// 0 for a review stored before reviews kept their history.
+	Version int64 `json:"version,omitempty"`
+	// Earlier are the reviewer's earlier reviews of the claim, oldest
+	// first, in the current view.
+	Earlier []Review `json:"earlier,omitempty"`
 }
 
 // anonymous is the reviewer of a review that names none: posted without
@@ -74,9 +81,9 @@ var (
 	factLabels    = []string{string(claimtrace.FactTrue), string(claimtrace.FactFalse), string(claimtrace.FactUndecided)}
 )
 
-// putReview validates and stores a review, replacing the reviewer's own
-// earlier review of the claim and no one else's.
-func (s *Server) putReview(ctx context.Context, run string, res *eval.Result, p reviewPost) (Review, error) {
+// putReview validates a review by reviewer and appends it to the run's
+// reviews: the reviewer's earlier reviews stay, as history.
+func (s *Server) putReview(ctx context.Context, run string, res *eval.Result, reviewer string, p reviewPost) (Review, error) {
 	if err := checkClaimID(p.Claim); err != nil {
 		return Review{}, err
 	}
@@ -85,10 +92,6 @@ func (s *Server) putReview(ctx context.Context, run string, res *eval.Result, p 
 		return Review{}, fmt.Errorf("review: report %q has no claim %q: %w", res.Task, p.Claim, claimtrace.ErrInvalid)
 	}
 	c := res.Claims[i]
-	reviewer, err := reviewerName(p.Reviewer)
-	if err != nil {
-		return Review{}, fmt.Errorf("review: %w", err)
-	}
 	allowed, kind := factLabels, "not cited"
 	if c.Cited {
 		allowed, kind = verdictLabels, "cited"
@@ -108,8 +111,37 @@ func (s *Server) putReview(ctx context.Context, run string, res *eval.Result, p 
 	if err != nil {
 		return Review{}, err
 	}
-	err = s.st.PutUnit(ctx, store.Unit{Run: run, Kind: UnitReview, Key: reviewKey(res.Task, p.Claim, reviewer), Status: store.StatusDone, Data: data})
+	err = s.st.AppendReview(ctx, store.Review{Run: run, Task: res.Task, Claim: p.Claim, Reviewer: reviewer, Data: data})
 	return rv, err
+}
+
+// reviewsOf reads every version of the reviews of a run (of one report
+// when task is not empty), oldest first: those stored as units before
+// reviews kept their history, then the appended ones.
+func (s *Server) reviewsOf(ctx context.Context, run, task string) ([]Review, error) {
+	units, err := s.st.Units(ctx, run, UnitReview)
+	if err != nil {
+		return nil, err
+	}
+	var out []Review
+	for _, u := range units {
+		if rv, ok := decodeReview(u); ok && (task == "" || rv.Task == task) {
+			out = append(out, rv)
+		}
+	}
+	rows, err := s.st.Reviews(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range rows {
+		var rv Review
+		if (task != "" && row.Task != task) || json.Unmarshal(row.Data, &rv) != nil || rv.Task != row.Task || rv.Claim != row.Claim {
+			continue
+		}
+		rv.Reviewer, rv.Version, rv.Earlier = row.Reviewer, row.ID, nil
+		out = append(out, rv)
+	}
+	return out, nil
 }
 
 // decodeReview reads a review unit, old ("<task>/<claim>", no reviewer:
@@ -131,9 +163,10 @@ func decodeReview(u store.Unit) (Review, bool) {
 }
 
 // currentReviews keeps the reviews made on res's current text of claims it
-// has, each reviewer's latest once per claim (an anonymous review stored
-// under the old key and one under the new are the same reviewer's), and
-// groups them by claim id, oldest first.
+// has, each reviewer's latest once per claim with the versions it replaced
+// in Earlier (an anonymous review stored under the old key and one under
+// the new are the same reviewer's), and groups them by claim id, oldest
+// first. rvs are in the order they were written (reviewsOf).
 func currentReviews(res *eval.Result, rvs []Review) map[string][]Review {
 	ids := claimIDs(res)
 	latest := map[[2]string]Review{}
@@ -142,8 +175,14 @@ func currentReviews(res *eval.Result, rvs []Review) map[string][]Review {
 			continue
 		}
 		k := [2]string{rv.Claim, rv.Reviewer}
-		if old, ok := latest[k]; ok && old.At.After(rv.At) {
+		old, ok := latest[k]
+		if ok && old.At.After(rv.At) {
 			continue
+		}
+		if ok {
+			rv.Earlier = append(old.Earlier, Review{Task: old.Task, Claim: old.Claim, Reviewer: old.Reviewer, Label: old.Label,
+				Note: old.Note, URL: old.URL, ReportSHA256: old.ReportSHA256, At: old.At, Version: old.Version})
+			old.Earlier = nil
 		}
 		latest[k] = rv
 	}
@@ -242,15 +281,13 @@ type reviewedReport struct {
 // text. A report that is gone, or whose stored result is unreadable, is
 // left out with its reviews: the run page lists it with its error.
 func (s *Server) runReviews(ctx context.Context, run string) ([]reviewedReport, error) {
-	units, err := s.st.Units(ctx, run, UnitReview)
+	rvs, err := s.reviewsOf(ctx, run, "")
 	if err != nil {
 		return nil, err
 	}
 	byTask := map[string][]Review{}
-	for _, u := range units {
-		if rv, ok := decodeReview(u); ok {
-			byTask[rv.Task] = append(byTask[rv.Task], rv)
-		}
+	for _, rv := range rvs {
+		byTask[rv.Task] = append(byTask[rv.Task], rv)
 	}
 	tasks := slices.Sorted(maps.Keys(byTask))
 	var out []reviewedReport

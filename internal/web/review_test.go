@@ -64,8 +64,9 @@ func (f *fixture) postReview(t *testing.T, body map[string]string) Review {
 }
 
 // TestReviewersKeepTheirOwnReviews stores reviews of one claim by two
-// reviewers, one of whom changes their mind, and reads a review stored by
-// the previous version (no reviewer, key "<task>/<claim>").
+// reviewers, one of whom changes their mind, and reads reviews stored as
+// units before reviews kept their history (no reviewer, key
+// "<task>/<claim>").
 func TestReviewersKeepTheirOwnReviews(t *testing.T) {
 	f := demoFixture(t, testToken)
 	ctx := context.Background()
@@ -75,7 +76,8 @@ func TestReviewersKeepTheirOwnReviews(t *testing.T) {
 	}
 	f.postReview(t, map[string]string{"claim": "c3", "reviewer": "alice", "label": "supported"})
 	f.postReview(t, map[string]string{"claim": "c3", "reviewer": " bob ", "label": "contradicted", "note": "The abstract says otherwise."})
-	// alice changes her mind: her review is replaced, bob's kept.
+	// alice changes her mind: her new review is the current one, bob's
+	// stays, and her first is kept as history.
 	got := f.postReview(t, map[string]string{"claim": "c3", "reviewer": "alice", "label": "partial"})
 	if got.Reviewer != "alice" || got.Label != "partial" {
 		t.Errorf("posted review = %+v", got)
@@ -84,17 +86,21 @@ func TestReviewersKeepTheirOwnReviews(t *testing.T) {
 	if got := f.postReview(t, map[string]string{"claim": "c5", "label": "supported"}); got.Reviewer != anonymous {
 		t.Errorf("review without a name: reviewer %q, want %q", got.Reviewer, anonymous)
 	}
-	units, err := f.st.Units(ctx, f.run, UnitReview)
+	// Every version is kept, with its author.
+	versions, err := f.st.Reviews(ctx, f.run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var keys []string
-	for _, u := range units {
-		keys = append(keys, u.Key)
+	type version struct{ Claim, Reviewer, Label string }
+	var vs []version
+	for _, v := range versions {
+		var rv Review
+		json.Unmarshal(v.Data, &rv)
+		vs = append(vs, version{v.Claim, v.Reviewer, rv.Label})
 	}
-	want := []string{f.task + "/c3/alice", f.task + "/c3/bob", f.task + "/c5/anonymous"}
-	if diff := cmp.Diff(want, keys); diff != "" {
-		t.Errorf("review unit keys (-want +got):\n%s", diff)
+	wantVersions := []version{{"c3", "alice", "supported"}, {"c3", "bob", "contradicted"}, {"c3", "alice", "partial"}, {"c5", anonymous, "supported"}}
+	if diff := cmp.Diff(wantVersions, vs); diff != "" {
+		t.Errorf("stored review versions (-want +got):\n%s", diff)
 	}
 
 	// A review stored by the previous version, on the current text.
@@ -125,6 +131,9 @@ func TestReviewersKeepTheirOwnReviews(t *testing.T) {
 	wantRows := []row{{"c2", anonymous, "unsupported"}, {"c3", "alice", "partial"}, {"c3", "bob", "contradicted"}, {"c5", anonymous, "supported"}}
 	if diff := cmp.Diff(wantRows, rows); diff != "" {
 		t.Errorf("reviews (-want +got):\n%s", diff)
+	}
+	if e := audit.Reviews[1].Earlier; len(e) != 1 || e[0].Label != "supported" || e[0].Reviewer != "alice" {
+		t.Errorf("alice's current review of c3: earlier versions %+v, want her first (supported)", e)
 	}
 
 	// The page: c3 is disputed (alice partial, bob contradicted) and keeps
@@ -165,8 +174,8 @@ func TestReviewersKeepTheirOwnReviews(t *testing.T) {
 			t.Errorf("reviewer %q: %d %s, want 400", name, code, resp)
 		}
 	}
-	if units, _ := f.st.Units(ctx, f.run, UnitReview); len(units) != 6 {
-		t.Errorf("%d review units, want 6", len(units))
+	if versions, _ := f.st.Reviews(ctx, f.run); len(versions) != 5 {
+		t.Errorf("%d review versions, want 5", len(versions))
 	}
 }
 

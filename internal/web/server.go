@@ -4,10 +4,12 @@
 // figures, and the time the audit took), pages listing runs and reports, and
 // a JSON API over the same store. Two writes exist, both behind a bearer
 // token: the seconds a reader spent on each claim (the empirical AEff) and a
-// human reviewer's verdict on a claim. Each named reviewer keeps their own
-// review of a claim; the view and the API compare the reviews with the
-// pipeline's verdicts and with each other, and export them as labelled
-// claim–evidence pairs for measuring judges.
+// human reviewer's verdict on a claim. A reviewer with a token of their own
+// (Options.Reviewers) reviews under their name and no one else's; reviews
+// are appended, so every version stays with its author and time, and each
+// reviewer's latest is the current one. The view and the API compare the
+// current reviews with the pipeline's verdicts and with each other, and
+// export them as labelled claim–evidence pairs for measuring judges.
 //
 // Report and source text are data, never markup: html/template escapes all
 // of it, highlights are built from byte offsets, the pages run one script
@@ -17,8 +19,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/httpserve"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -50,8 +51,15 @@ type Options struct {
 	// reviews into it when Token is set.
 	Store *store.Store
 	// Token enables the write API: requests must carry
-	// "Authorization: Bearer <Token>". Empty means read-only.
+	// "Authorization: Bearer <Token>". It is the server's own token: it
+	// posts timings, and reviews under the name the body gives, except
+	// the names of Reviewers, whose reviews only their own tokens post.
 	Token string
+	// Reviewers maps each reviewer's token to the reviewer's name: a
+	// review posted with it is that reviewer's, and a body naming someone
+	// else is refused. Reviewer tokens post timings too. Tokens are at
+	// least MinTokenBytes long and name one reviewer each.
+	Reviewers map[string]string
 	// Log receives one record per internal error (status 500); nil
 	// discards them.
 	Log *slog.Logger
@@ -62,11 +70,15 @@ type Options struct {
 // Server is the web UI and JSON API. It is an http.Handler.
 type Server struct {
 	st       *store.Store
-	tokenSum *[sha256.Size]byte // nil: read-only
-	log      *slog.Logger
-	now      func() time.Time
-	pages    map[string]*template.Template
-	mux      *http.ServeMux
+	tokenSum *httpserve.TokenSum // nil: no server token
+	// reviewers maps the reviewer tokens' hashes to their names; names
+	// holds the names, which the server token may not post under.
+	reviewers map[httpserve.TokenSum]string
+	names     map[string]bool
+	log       *slog.Logger
+	now       func() time.Time
+	pages     map[string]*template.Template
+	mux       *http.ServeMux
 	// writeMu serializes the read-modify-write of timing units.
 	writeMu sync.Mutex
 	// heads caches the headline figures decoded from report units (run
@@ -105,8 +117,26 @@ func New(opts Options) (*Server, error) {
 		if len(opts.Token) < MinTokenBytes {
 			return nil, fmt.Errorf("web server: write token of %d bytes, want at least %d: %w", len(opts.Token), MinTokenBytes, claimtrace.ErrInvalid)
 		}
-		sum := sha256.Sum256([]byte(opts.Token))
+		sum := httpserve.SumToken(opts.Token)
 		s.tokenSum = &sum
+	}
+	s.reviewers, s.names = map[httpserve.TokenSum]string{}, map[string]bool{}
+	for token, name := range opts.Reviewers {
+		n, err := reviewerName(name)
+		if err != nil || n == anonymous {
+			return nil, fmt.Errorf("web server: reviewer %q: want 1 to %d printable characters, not %q: %w", clip(name, 80), maxReviewer, anonymous, claimtrace.ErrInvalid)
+		}
+		if len(token) < MinTokenBytes {
+			return nil, fmt.Errorf("web server: reviewer %s's token of %d bytes, want at least %d: %w", n, len(token), MinTokenBytes, claimtrace.ErrInvalid)
+		}
+		sum := httpserve.SumToken(token)
+		if s.tokenSum != nil && *s.tokenSum == sum {
+			return nil, fmt.Errorf("web server: reviewer %s's token is the server's token: give each reviewer a token of their own: %w", n, claimtrace.ErrInvalid)
+		}
+		if s.names[n] {
+			return nil, fmt.Errorf("web server: reviewer %s has two tokens: %w", n, claimtrace.ErrInvalid)
+		}
+		s.reviewers[sum], s.names[n] = n, true
 	}
 	pages, err := parsePages()
 	if err != nil {
@@ -120,14 +150,22 @@ func New(opts Options) (*Server, error) {
 }
 
 // Writable reports whether the write API is enabled.
-func (s *Server) Writable() bool { return s.tokenSum != nil }
+func (s *Server) Writable() bool { return s.tokenSum != nil || len(s.reviewers) > 0 }
 
 func (s *Server) routes() error {
 	static, err := fs.Sub(assets, "static")
 	if err != nil {
 		return fmt.Errorf("web server: static assets: %w", err)
 	}
-	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	files := http.StripPrefix("/static/", http.FileServerFS(static))
+	s.mux.Handle("GET /static/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Files only: a directory is not listed.
+		if p := r.URL.Path; p == "/static/" || strings.HasSuffix(p, "/") {
+			http.NotFound(w, r)
+			return
+		}
+		files.ServeHTTP(w, r)
+	}))
 
 	s.handle("GET /{$}", s.runsPage)
 	s.handle("GET /runs/{run}", s.runPage)
@@ -143,6 +181,7 @@ func (s *Server) routes() error {
 	s.handle("GET /api/runs/{run}/reviews", s.apiReviews)
 	s.handle("GET /api/runs/{run}/reviews.jsonl", s.apiReviewPairs)
 	s.handle("POST /api/runs/{run}/reports/{task}/timings", s.apiPostTimings)
+	s.handle("GET /api/runs/{run}/reports/{task}/reviews", s.apiReviewHistory)
 	s.handle("POST /api/runs/{run}/reports/{task}/reviews", s.apiPostReview)
 	s.handle("/api/", func(http.ResponseWriter, *http.Request) error {
 		return fmt.Errorf("no such API endpoint: %w", claimtrace.ErrNotFound)
@@ -185,6 +224,7 @@ func (s *Server) handle(pattern string, h handlerFunc) {
 // Errors of the write API, mapped to statuses by statusTable.
 var (
 	errUnauthorized = errors.New("unauthorized")
+	errForbidden    = errors.New("forbidden")
 	errReadOnly     = errors.New("read-only server: no write token is configured (start claimtrace serve with --token-env NAME and the token in $NAME)")
 	errMediaType    = errors.New("unsupported media type")
 )
@@ -200,6 +240,7 @@ var statusTable = []struct {
 	{claimtrace.ErrTooLarge, http.StatusRequestEntityTooLarge},
 	{errUnauthorized, http.StatusUnauthorized},
 	{errReadOnly, http.StatusForbidden},
+	{errForbidden, http.StatusForbidden},
 	{errMediaType, http.StatusUnsupportedMediaType},
 	{context.DeadlineExceeded, http.StatusServiceUnavailable},
 }
@@ -299,49 +340,49 @@ func ignoreClientGone(err error) error {
 	return err
 }
 
-// authorize checks the request's bearer token in constant time. The token
-// itself is never kept: only its hash.
-func (s *Server) authorize(r *http.Request) error {
-	if s.tokenSum == nil {
-		return errReadOnly
-	}
-	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return fmt.Errorf("write API: no bearer token in the Authorization header: %w", errUnauthorized)
-	}
-	sum := sha256.Sum256([]byte(strings.TrimSpace(token)))
-	if subtle.ConstantTimeCompare(sum[:], s.tokenSum[:]) != 1 {
-		return fmt.Errorf("write API: wrong token: %w", errUnauthorized)
-	}
-	return nil
+// caller is who sent a write: the server token's holder, or a reviewer.
+type caller struct {
+	// reviewer is the name of a reviewer token's holder, "" for the
+	// server token.
+	reviewer string
 }
 
-// Serve serves h on ln until ctx is done, then shuts down gracefully:
-// requests in flight get up to grace to finish.
-func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
-	srv := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+// authorize identifies the request's bearer token: the server token
+// (compared in constant time) or a reviewer's. Tokens themselves are never
+// kept: only their hashes.
+func (s *Server) authorize(r *http.Request) (caller, error) {
+	if !s.Writable() {
+		return caller{}, errReadOnly
 	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case err := <-done:
-		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
-	case <-ctx.Done():
+	token, ok := httpserve.BearerToken(r)
+	if !ok {
+		return caller{}, fmt.Errorf("write API: no bearer token in the Authorization header: %w", errUnauthorized)
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
-	defer cancel()
-	err := srv.Shutdown(sctx)
-	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
-		err = serr
+	if s.tokenSum != nil && s.tokenSum.Matches(token) {
+		return caller{}, nil
 	}
+	if name, ok := s.reviewers[httpserve.SumToken(token)]; ok {
+		return caller{reviewer: name}, nil
+	}
+	return caller{}, fmt.Errorf("write API: wrong token: %w", errUnauthorized)
+}
+
+// reviewerOf returns the name a review posted by c is stored under:
+// a reviewer's own name (a body naming someone else is refused), or for
+// the server token the name the body gives, unless a reviewer token holds
+// that name.
+func (s *Server) reviewerOf(c caller, named string) (string, error) {
+	name, err := reviewerName(named)
 	if err != nil {
-		return fmt.Errorf("shut down %s: %w", ln.Addr(), err)
+		return "", fmt.Errorf("review: %w", err)
 	}
-	return nil
+	switch {
+	case c.reviewer != "" && strings.TrimSpace(named) != "" && name != c.reviewer:
+		return "", fmt.Errorf("review: this token is %s's: it cannot post a review as %q: %w", c.reviewer, clip(name, 80), errForbidden)
+	case c.reviewer != "":
+		return c.reviewer, nil
+	case s.names[name]:
+		return "", fmt.Errorf("review: %q is a reviewer with a token of their own: only that token posts %s's reviews: %w", clip(name, 80), clip(name, 80), errForbidden)
+	}
+	return name, nil
 }

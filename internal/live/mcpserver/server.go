@@ -3,9 +3,9 @@
 // session, records the sources it reads and the reasoning steps it takes,
 // and submits each claim before writing it; add_claim answers with the
 // judge's verdicts and the gate's decision. New returns the server; run it
-// over stdio (mcp.StdioTransport, or mcp.IOTransport on any streams) or
-// serve it over streamable HTTP with Handler, which requires a bearer
-// token.
+// over stdio with StdioTransport (which answers malformed lines instead of
+// ending the session) or serve it over streamable HTTP with Handler, which
+// requires a bearer token.
 //
 // Tool inputs are the live package's input types with a session id; the
 // SDK derives their JSON Schemas from the Go structs (field descriptions
@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -74,7 +75,26 @@ func Handler(srv *mcp.Server, token string) (http.Handler, error) {
 		return nil, fmt.Errorf("mcp over HTTP needs a bearer token: set %s: %w", live.TokenEnv, claimtrace.ErrInvalid)
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{MaxRequestBodyBytes: live.MaxBody})
-	return live.RequireBearer(token, h), nil
+	return live.RequireBearer(token, liftWriteDeadline(h)), nil
+}
+
+// CallTimeout bounds writing the answer to one authenticated MCP request
+// (a tool call may wait on an LLM judge), in place of the server's write
+// timeout.
+const CallTimeout = 10 * time.Minute
+
+// liftWriteDeadline gives an authenticated request more time than the
+// server's write timeout: CallTimeout for a call, none for the event
+// stream a client holds open with GET to hear from the server.
+func liftWriteDeadline(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var deadline time.Time
+		if r.Method != http.MethodGet {
+			deadline = time.Now().Add(CallTimeout)
+		}
+		http.NewResponseController(w).SetWriteDeadline(deadline) // a writer without deadlines keeps none
+		h.ServeHTTP(w, r)
+	})
 }
 
 // tools holds the handlers. Their errors become tool errors (IsError, with

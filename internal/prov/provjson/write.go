@@ -244,49 +244,10 @@ func Marshal(g *prov.Graph) ([]byte, error) {
 		return nil, fmt.Errorf("prov-json: %w", err)
 	}
 	var doc object
-	var pre object
-	for _, p := range prefixOrder {
-		pre.set(p, d.prefix[p])
-	}
-	doc.set("prefix", pre)
+	doc.set("prefix", jsonPrefix(d))
 	var sections [nKinds]object
 	for _, r := range d.records {
-		var o object
-		for _, f := range r.formal {
-			o.set(f.name, f.id)
-		}
-		switch len(r.types) {
-		case 0:
-		case 1:
-			o.set("prov:type", jsonValue(qname(r.types[0])))
-		default:
-			var ts []any
-			for _, t := range r.types {
-				ts = append(ts, jsonValue(qname(t)))
-			}
-			o.set("prov:type", ts)
-		}
-		if r.label != "" {
-			o.set("prov:label", r.label)
-		}
-		if r.hasVal {
-			o.set("prov:value", r.value)
-		}
-		for _, a := range r.attrs {
-			if len(a.vals) == 1 {
-				o.set(a.name, jsonValue(a.vals[0]))
-				continue
-			}
-			var vs []any
-			for _, v := range a.vals {
-				vs = append(vs, jsonValue(v))
-			}
-			o.set(a.name, vs)
-		}
-		if o == nil {
-			o = object{}
-		}
-		sections[r.kind].set(r.id, o)
+		sections[r.kind].set(r.id, jsonRecord(r))
 	}
 	for k := range nKinds {
 		if len(sections[k]) > 0 {
@@ -298,6 +259,67 @@ func Marshal(g *prov.Graph) ([]byte, error) {
 		return nil, fmt.Errorf("prov-json: %w", err)
 	}
 	return indent(out)
+}
+
+// jsonPrefix is the prefix map of a PROV-JSON document.
+func jsonPrefix(d *document) object {
+	var pre object
+	for _, p := range prefixOrder {
+		pre.set(p, d.prefix[p])
+	}
+	return pre
+}
+
+// ldContext is the @context of a PROV-JSONLD document: an inline prefix
+// map and the submission's context.
+func ldContext(d *document) []any {
+	var pre object
+	for _, p := range prefixOrder {
+		pre.set(p, d.prefix[p])
+	}
+	pre.set("prov", PROVNamespace)
+	pre.set("xsd", XSDNamespace)
+	return []any{pre, PROVJSONLDContext}
+}
+
+// jsonRecord renders one record as a PROV-JSON object.
+func jsonRecord(r record) object {
+	var o object
+	for _, f := range r.formal {
+		o.set(f.name, f.id)
+	}
+	switch len(r.types) {
+	case 0:
+	case 1:
+		o.set("prov:type", jsonValue(qname(r.types[0])))
+	default:
+		var ts []any
+		for _, t := range r.types {
+			ts = append(ts, jsonValue(qname(t)))
+		}
+		o.set("prov:type", ts)
+	}
+	if r.label != "" {
+		o.set("prov:label", r.label)
+	}
+	if r.hasVal {
+		o.set("prov:value", r.value)
+	}
+	for _, a := range r.attrs {
+		if len(a.vals) == 1 {
+			o.set(a.name, jsonValue(a.vals[0]))
+			continue
+		}
+		var vs []any
+		for _, v := range a.vals {
+			vs = append(vs, jsonValue(v))
+		}
+		o.set(a.name, vs)
+	}
+	if o == nil {
+		o = object{}
+	}
+	return o
 }
 
 // jsonValue renders a value in PROV-JSON: plain strings and booleans as
@@ -327,39 +349,11 @@ func MarshalLD(g *prov.Graph) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("prov-jsonld: %w", err)
 	}
-	var pre object
-	for _, p := range prefixOrder {
-		pre.set(p, d.prefix[p])
-	}
-	pre.set("prov", PROVNamespace)
-	pre.set("xsd", XSDNamespace)
 	var doc object
-	doc.set("@context", []any{pre, PROVJSONLDContext})
+	doc.set("@context", ldContext(d))
 	graph := make([]any, 0, len(d.records))
 	for _, r := range d.records {
-		var o object
-		o.set("@type", ldType[r.kind])
-		o.set("@id", r.id)
-		for _, f := range r.formal {
-			o.set(f.name[len("prov:"):], f.id)
-		}
-		if len(r.types) > 0 {
-			o.set("type", r.types)
-		}
-		if r.label != "" {
-			o.set("label", []any{map[string]string{"@value": r.label}})
-		}
-		if r.hasVal {
-			o.set("value", []any{ldValue(str(r.value))})
-		}
-		for _, a := range r.attrs {
-			vs := make([]any, len(a.vals))
-			for i, v := range a.vals {
-				vs[i] = ldValue(v)
-			}
-			o.set(a.name, vs)
-		}
-		graph = append(graph, o)
+		graph = append(graph, ldRecord(r))
 	}
 	doc.set("@graph", graph)
 	out, err := marshal(doc)
@@ -367,6 +361,33 @@ func MarshalLD(g *prov.Graph) ([]byte, error) {
 		return nil, fmt.Errorf("prov-jsonld: %w", err)
 	}
 	return indent(out)
+}
+
+// ldRecord renders one record as a PROV-JSONLD node object.
+func ldRecord(r record) object {
+	var o object
+	o.set("@type", ldType[r.kind])
+	o.set("@id", r.id)
+	for _, f := range r.formal {
+		o.set(f.name[len("prov:"):], f.id)
+	}
+	if len(r.types) > 0 {
+		o.set("type", r.types)
+	}
+	if r.label != "" {
+		o.set("label", []any{map[string]string{"@value": r.label}})
+	}
+	if r.hasVal {
+		o.set("value", []any{ldValue(str(r.value))})
+	}
+	for _, a := range r.attrs {
+		vs := make([]any, len(a.vals))
+		for i, v := range a.vals {
+			vs[i] = ldValue(v)
+		}
+		o.set(a.name, vs)
+	}
+	return o
 }
 
 // ldValue renders a value in PROV-JSONLD: QNames as strings, everything
