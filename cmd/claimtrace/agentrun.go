@@ -40,11 +40,10 @@ type runFlags struct {
 	tasks          []string
 	promptTemplate string
 	store          string
-	maxCost        float64
+	llm            llmFlags
 	maxTokens      int
 	readChars      int
 	searchResults  int
-	noCache        bool
 	json           bool
 	showTemplate   bool
 	allowHosts     []string
@@ -111,11 +110,10 @@ records the model, tools, budgets, the prompt template's hash and versions.`,
 	fs.StringVar(&f.promptTemplate, "prompt-template", "", "prompt template file (Go text/template; --show-template prints the built-in one to start from)")
 	fs.BoolVar(&f.showTemplate, "show-template", false, "print the built-in prompt template and exit")
 	fs.StringVar(&f.store, "store", "", "store DSN for the response cache and call ledger (default: <data dir>/claimtrace.db)")
-	fs.Float64Var(&f.maxCost, "max-cost", 0, "stop starting model calls once this many US dollars are spent (default: llm.max_cost; 0 = no limit)")
 	fs.IntVar(&f.maxTokens, "max-tokens", 0, "answer cap of each model call (default: search.max_tokens, 8192)")
 	fs.IntVar(&f.readChars, "read-chars", 0, "characters of a page shown to the model (default: search.read_chars, 20000)")
 	fs.IntVar(&f.searchResults, "search-results", 0, "results per search (default: search.results, 10)")
-	fs.BoolVar(&f.noCache, "no-cache", false, "ask the model again instead of answering from the response cache (answers are still stored)")
+	f.llm.add(fs)
 	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
 	fs.StringSliceVar(&f.allowHosts, "allow-host", nil, "host or CIDR the builtin reader may reach at a private address (intranet mirrors, tests); repeatable")
 	return cmd
@@ -206,11 +204,11 @@ func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bo
 		return err
 	}
 	runID := agentRunID(f.out, m)
-	budget := a.llmBudget()
-	if f.maxCost > 0 {
-		budget = llm.NewBudget(f.maxCost, a.cfg.LLM.MaxCalls)
+	rc, err := a.runConfig(&f.llm, false)
+	if err != nil {
+		return err
 	}
-	client, err := a.openLLM(ctx, f.model, llmRun{Run: runID, Cache: st.LLMCache(), Ledger: st, Budget: budget, NoCache: f.noCache || a.cfg.LLM.NoCache})
+	client, err := a.openLLM(ctx, f.model, rc.llmRun(runID, st.LLMCache(), st))
 	if err != nil {
 		return err
 	}
@@ -227,7 +225,7 @@ func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bo
 		// Search answers and remote pages are kept in the store, so a
 		// resumed run shows the model what it saw before and its cached
 		// calls go on matching.
-		refresh := f.noCache || a.cfg.LLM.NoCache
+		refresh := rc.NoCache
 		cs := search.NewCachedSearcher(s, st.LLMCache(), searchName+" "+so.BaseURL)
 		cs.Refresh = refresh
 		opts.Searcher = cs
