@@ -19,6 +19,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/analysis"
+	"github.com/claimtrace/claimtrace/internal/atomicfile"
 	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/llm"
@@ -415,11 +416,7 @@ func writeJSONFile(path string, v any) error {
 			return fmt.Errorf("--out %s: %w", path, err)
 		}
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("--out %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.Write(path, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("--out %s: %w", path, err)
 	}
 	return nil

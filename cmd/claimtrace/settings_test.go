@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/claimtrace/claimtrace/internal/search/searchtest"
@@ -125,5 +127,30 @@ func TestDryRunSearchFactChecker(t *testing.T) {
 	// The search-API prompt carries the results: it is longer.
 	if s.InputTokens <= w.InputTokens {
 		t.Errorf("searxng prompts estimated at %d input tokens, web ones at %d: the search results are not priced", s.InputTokens, w.InputTokens)
+	}
+}
+
+// TestWriteJSONFileConcurrent: two processes writing one --out file never
+// share a temporary file (the helper's fixed PATH.tmp made one's rename
+// fail, or publish the other's half-written file).
+func TestWriteJSONFileConcurrent(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "quality.json")
+	var wg sync.WaitGroup
+	errs := make(chan error, 32)
+	for i := range 32 {
+		wg.Go(func() {
+			if err := writeJSONFile(p, map[string]any{"writer": i, "pad": strings.Repeat("x", 64<<10)}); err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	var v map[string]any
+	if b, err := os.ReadFile(p); err != nil || json.Unmarshal(b, &v) != nil {
+		t.Errorf("the file is not one writer's whole JSON: %v", err)
 	}
 }
