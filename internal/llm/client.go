@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/backoff"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -105,7 +106,7 @@ func NewClient(ep Endpoint, m Model, opts Options) *Client {
 		opts.Now = time.Now
 	}
 	if opts.Sleep == nil {
-		opts.Sleep = sleepCtx
+		opts.Sleep = backoff.Sleep
 	}
 	if opts.JSONAttempts <= 0 {
 		opts.JSONAttempts = 3
