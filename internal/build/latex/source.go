@@ -271,14 +271,12 @@ func (e *expander) resolve(inc include, curDir string, stack []string, depth int
 	if depth >= maxIncludeDepth || e.includes >= maxIncludes || e.size >= maxExpandedBytes {
 		return "", false
 	}
-	for _, p := range e.t.candidates(inc.arg, curDir, e.mainDir) {
-		if slices.Contains(stack, p) {
-			return "", false
-		}
-		e.includes++
-		return p, true
+	cands := e.t.candidates(inc.arg, curDir, e.mainDir) // the first is LaTeX's pick
+	if len(cands) == 0 || slices.Contains(stack, cands[0]) {
+		return "", false
 	}
-	return "", false
+	e.includes++
+	return cands[0], true
 }
 
 // candidates returns the existing files an inclusion argument may name, in

@@ -165,7 +165,7 @@ func (x *extractor) tar(r io.Reader) error {
 			continue
 		}
 		switch hdr.Typeflag {
-		case tar.TypeReg, tar.TypeRegA, tar.TypeGNUSparse:
+		case tar.TypeReg, tar.TypeGNUSparse: // the reader reports TypeRegA as TypeReg
 			if err := x.write(clean, tr, hdr.Size); err != nil {
 				return err
 			}
