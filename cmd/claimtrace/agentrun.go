@@ -131,6 +131,10 @@ type runOutput struct {
 
 func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bool) error {
 	sc := a.cfg.Search
+	rc, err := a.runConfig(&f.llm, false)
+	if err != nil {
+		return err
+	}
 	budgets, err := parseBudgets(f.maxToolCalls)
 	if err != nil {
 		return err
@@ -204,10 +208,6 @@ func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bo
 		return err
 	}
 	runID := agentRunID(f.out, m)
-	rc, err := a.runConfig(&f.llm, false)
-	if err != nil {
-		return err
-	}
 	client, err := a.openLLM(ctx, f.model, rc.llmRun(runID, st.LLMCache(), st))
 	if err != nil {
 		return err

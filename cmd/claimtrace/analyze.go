@@ -299,6 +299,10 @@ type qualityOutput struct {
 }
 
 func (a *app) runQuality(ctx context.Context, f qualityFlags) error {
+	rc, err := a.runConfig(&f.llm, f.dryRun)
+	if err != nil {
+		return err
+	}
 	ds, err := bench.LoadDataset(f.dataset)
 	if err != nil {
 		return err
@@ -317,10 +321,6 @@ func (a *app) runQuality(ctx context.Context, f qualityFlags) error {
 		return err
 	}
 	opt := analysis.QualityOptions{MaxReportChars: f.maxChars}
-	rc, err := a.runConfig(&f.llm, f.dryRun)
-	if err != nil {
-		return err
-	}
 	st, err := a.openStore(ctx, f.store)
 	if err != nil {
 		return err

@@ -94,6 +94,10 @@ redoes what failed. --dry-run prices the model calls before spending.`,
 
 func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	ctx := cmd.Context()
+	rc, err := a.runConfig(&f.verify.llm, f.dryRun)
+	if err != nil {
+		return err
+	}
 	ds, err := bench.LoadDataset(f.dataset)
 	if err != nil {
 		return err
@@ -122,10 +126,6 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 		// Several evaluators may share this run: each report is leased to
 		// one of them, a dead one's reports are taken over.
 		opts.Leaser, opts.Owner = st, store.NewOwner()
-	}
-	rc, err := a.runConfig(&f.verify.llm, f.dryRun)
-	if err != nil {
-		return err
 	}
 	if rc.DryRun {
 		return a.dryEval(ctx, f, opts, rc)

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/spf13/pflag"
+
 	"github.com/claimtrace/claimtrace/internal/search/searchtest"
 )
 
@@ -152,5 +154,86 @@ func TestWriteJSONFileConcurrent(t *testing.T) {
 	var v map[string]any
 	if b, err := os.ReadFile(p); err != nil || json.Unmarshal(b, &v) != nil {
 		t.Errorf("the file is not one writer's whole JSON: %v", err)
+	}
+}
+
+// TestRunConfigPrecedence: defaults < config file < CLAIMTRACE_* < flags,
+// each setting on its own: a flag given replaces only its own setting.
+func TestRunConfigPrecedence(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		file  string
+		env   map[string]string
+		flags []string
+		want  RunConfig
+	}{
+		{name: "defaults", want: RunConfig{}},
+		{name: "file", file: "[llm]\nmax_cost = 2.5\nmax_calls = 40\nno_cache = true\n", want: RunConfig{MaxCost: 2.5, MaxCalls: 40, NoCache: true}},
+		{name: "env over file", file: "[llm]\nmax_cost = 2.5\nmax_calls = 40\n", env: map[string]string{"CLAIMTRACE_MAX_COST": "7", "CLAIMTRACE_MAX_CALLS": "9"},
+			want: RunConfig{MaxCost: 7, MaxCalls: 9}},
+		{name: "--max-calls keeps the dollar limit", file: "[llm]\nmax_cost = 2.5\nmax_calls = 40\n", flags: []string{"--max-calls", "1000"},
+			want: RunConfig{MaxCost: 2.5, MaxCalls: 1000}},
+		{name: "--max-cost keeps the call limit", file: "[llm]\nmax_cost = 2.5\nmax_calls = 40\n", env: map[string]string{"CLAIMTRACE_MAX_CALLS": "9"}, flags: []string{"--max-cost", "1"},
+			want: RunConfig{MaxCost: 1, MaxCalls: 9}},
+		{name: "an explicit 0 lifts a limit", file: "[llm]\nmax_cost = 2.5\n", flags: []string{"--max-cost=0"}, want: RunConfig{}},
+		{name: "--no-cache=false over the file", file: "[llm]\nno_cache = true\n", flags: []string{"--no-cache=false"}, want: RunConfig{}},
+		{name: "--no-cache", flags: []string{"--no-cache"}, want: RunConfig{NoCache: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := isolateLLMEnv(t)
+			a := &app{}
+			if tc.file != "" {
+				a.configPath = filepath.Join(dir, "config.toml")
+				if err := os.WriteFile(a.configPath, []byte(tc.file), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			if err := a.loadConfig(); err != nil {
+				t.Fatal(err)
+			}
+			var f llmFlags
+			fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+			f.add(fs)
+			if err := fs.Parse(tc.flags); err != nil {
+				t.Fatal(err)
+			}
+			got, err := a.runConfig(&f, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("runConfig = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSettingsValidate: settings no command can run with are refused
+// where they are read, naming the setting.
+func TestSettingsValidate(t *testing.T) {
+	for _, tc := range []struct{ file, flag, want string }{
+		{file: "[llm]\nmax_cost = -1\n", want: "llm.max_cost"},
+		{file: "[llm]\nmax_calls = -3\n", want: "llm.max_calls"},
+		{file: "concurrency = 0\n", want: "concurrency"},
+		{flag: "--max-cost=-2", want: "--max-cost"},
+		{flag: "--max-calls=-1", want: "--max-calls"},
+		{flag: "--max-cost=NaN", want: "--max-cost"},
+	} {
+		dir := isolateLLMEnv(t)
+		cfg := filepath.Join(dir, "config.toml")
+		if err := os.WriteFile(cfg, []byte(tc.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"analyze", "quality", "--config", cfg, "--dataset", dir, "--reports", dir, "--model", "openai:gpt-4o-mini"}
+		if tc.flag != "" {
+			args = append(args, tc.flag)
+		}
+		_, errOut, code := cli(t, args...)
+		if code == 0 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q %s: exit %d, %s; want an error naming %s", tc.file, tc.flag, code, errOut, tc.want)
+		}
 	}
 }
