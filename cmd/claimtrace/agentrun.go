@@ -129,6 +129,11 @@ type runOutput struct {
 	Budgets []*agent.BatchSummary `json:"budgets"`
 }
 
+// runAgents runs the baseline agent over the dataset's tasks once per
+// tool budget: it resolves the run settings, the search and reader tools
+// and the prompt template, refuses a rerun into the same directory with
+// other settings (run-manifest.json), opens one model client under the
+// run's budget, and writes each task's record as it finishes.
 func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bool) error {
 	sc := a.cfg.Search
 	rc, err := a.runConfig(&f.llm, false)

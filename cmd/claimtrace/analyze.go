@@ -298,6 +298,11 @@ type qualityOutput struct {
 	LLM     eval.LLMSection        `json:"llm"`
 }
 
+// runQuality scores every report of each --reports directory on the
+// rubric, one call a report, under the run's budget: the run id names the
+// model, the prompt and the report cap, so a rerun finds its units and
+// cached answers again. A dry run builds the same requests and prices
+// them (dryQuality) without opening a run in the store.
 func (a *app) runQuality(ctx context.Context, f qualityFlags) error {
 	rc, err := a.runConfig(&f.llm, f.dryRun)
 	if err != nil {

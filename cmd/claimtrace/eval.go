@@ -92,6 +92,9 @@ redoes what failed. --dry-run prices the model calls before spending.`,
 	return cmd
 }
 
+// runEval scores the reports: it resolves the run settings first, wires
+// the fetcher, the scholarly APIs and the verification stages (apply) into
+// one eval.Options, and runs the pipeline, or its dry run (dryEval).
 func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	ctx := cmd.Context()
 	rc, err := a.runConfig(&f.verify.llm, f.dryRun)

@@ -76,6 +76,9 @@ func (a *app) openLLM(ctx context.Context, spec string, r llmRun) (*llm.Client, 
 	return llm.Open(ctx, ep, opts)
 }
 
+// llmCheck sends one tiny request to the model spec names, without cache
+// or retry, and prints the provider, model, endpoint, latency, tokens,
+// cost and answer, with every key redacted.
 func (a *app) llmCheck(ctx context.Context, spec string, web bool) error {
 	ep, opts, err := a.cfg.endpoint(spec)
 	if err != nil {
