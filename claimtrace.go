@@ -28,6 +28,20 @@ var (
 	ErrBudget = errors.New("budget exhausted")
 	// ErrTooLarge reports an input over a configured size cap.
 	ErrTooLarge = errors.New("too large")
+
+	// The failures of a paid API (model providers, search APIs, readers),
+	// shared by their clients so that one errors.Is test covers them all.
+
+	// ErrAuth reports a missing, invalid or unauthorised key (401, 403).
+	ErrAuth = errors.New("authentication failed")
+	// ErrQuota reports that the account's credit or quota is used up (402):
+	// retrying cannot help.
+	ErrQuota = errors.New("quota exhausted")
+	// ErrRateLimit reports a rate limit (429 and its provider-specific
+	// forms).
+	ErrRateLimit = errors.New("rate limited")
+	// ErrBadRequest reports a request the API rejected (another 4xx).
+	ErrBadRequest = errors.New("bad request")
 )
 
 // Task is one ReportBench task: a peer-reviewed arXiv survey turned into a

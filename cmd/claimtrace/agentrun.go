@@ -40,11 +40,10 @@ type runFlags struct {
 	tasks          []string
 	promptTemplate string
 	store          string
-	maxCost        float64
+	llm            llmFlags
 	maxTokens      int
 	readChars      int
 	searchResults  int
-	noCache        bool
 	json           bool
 	showTemplate   bool
 	allowHosts     []string
@@ -111,11 +110,10 @@ records the model, tools, budgets, the prompt template's hash and versions.`,
 	fs.StringVar(&f.promptTemplate, "prompt-template", "", "prompt template file (Go text/template; --show-template prints the built-in one to start from)")
 	fs.BoolVar(&f.showTemplate, "show-template", false, "print the built-in prompt template and exit")
 	fs.StringVar(&f.store, "store", "", "store DSN for the response cache and call ledger (default: <data dir>/claimtrace.db)")
-	fs.Float64Var(&f.maxCost, "max-cost", 0, "stop starting model calls once this many US dollars are spent (default: llm.max_cost; 0 = no limit)")
 	fs.IntVar(&f.maxTokens, "max-tokens", 0, "answer cap of each model call (default: search.max_tokens, 8192)")
 	fs.IntVar(&f.readChars, "read-chars", 0, "characters of a page shown to the model (default: search.read_chars, 20000)")
 	fs.IntVar(&f.searchResults, "search-results", 0, "results per search (default: search.results, 10)")
-	fs.BoolVar(&f.noCache, "no-cache", false, "ask the model again instead of answering from the response cache (answers are still stored)")
+	f.llm.add(fs)
 	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
 	fs.StringSliceVar(&f.allowHosts, "allow-host", nil, "host or CIDR the builtin reader may reach at a private address (intranet mirrors, tests); repeatable")
 	return cmd
@@ -131,8 +129,17 @@ type runOutput struct {
 	Budgets []*agent.BatchSummary `json:"budgets"`
 }
 
+// runAgents runs the baseline agent over the dataset's tasks once per
+// tool budget: it resolves the run settings, the search and reader tools
+// and the prompt template, refuses a rerun into the same directory with
+// other settings (run-manifest.json), opens one model client under the
+// run's budget, and writes each task's record as it finishes.
 func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bool) error {
 	sc := a.cfg.Search
+	rc, err := a.runConfig(&f.llm, false)
+	if err != nil {
+		return err
+	}
 	budgets, err := parseBudgets(f.maxToolCalls)
 	if err != nil {
 		return err
@@ -206,11 +213,7 @@ func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bo
 		return err
 	}
 	runID := agentRunID(f.out, m)
-	budget := a.llmBudget()
-	if f.maxCost > 0 {
-		budget = llm.NewBudget(f.maxCost, a.cfg.LLM.MaxCalls)
-	}
-	client, err := a.openLLM(ctx, f.model, llmRun{Run: runID, Cache: st.LLMCache(), Ledger: st, Budget: budget, NoCache: f.noCache || a.cfg.LLM.NoCache})
+	client, err := a.openLLM(ctx, f.model, rc.llmRun(runID, st.LLMCache(), st))
 	if err != nil {
 		return err
 	}
@@ -227,7 +230,7 @@ func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bo
 		// Search answers and remote pages are kept in the store, so a
 		// resumed run shows the model what it saw before and its cached
 		// calls go on matching.
-		refresh := f.noCache || a.cfg.LLM.NoCache
+		refresh := rc.NoCache
 		cs := search.NewCachedSearcher(s, st.LLMCache(), searchName+" "+so.BaseURL)
 		cs.Refresh = refresh
 		opts.Searcher = cs

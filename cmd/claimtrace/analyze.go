@@ -19,6 +19,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/analysis"
+	"github.com/claimtrace/claimtrace/internal/atomicfile"
 	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/llm"
@@ -230,9 +231,8 @@ type qualityFlags struct {
 	dataset, model, out, store string
 	reports                    []string
 	maxChars, concurrency      int
-	dryRun, asJSON, noCache    bool
-	maxCost                    float64
-	maxCalls                   int64
+	dryRun, asJSON             bool
+	llm                        llmFlags
 }
 
 func (a *app) analyzeQualityCmd() *cobra.Command {
@@ -270,9 +270,7 @@ nothing. --dry-run prints the calls, tokens and cost a run would take.`,
 	fs.IntVar(&f.concurrency, "concurrency", 4, "reports scored at once (the model's rate limits still apply)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "build every request and print calls, tokens and cost; send none")
 	fs.BoolVar(&f.asJSON, "json", false, "print JSON")
-	fs.BoolVar(&f.noCache, "no-cache", false, "ask the model again instead of answering from the response cache")
-	fs.Float64Var(&f.maxCost, "max-cost", 0, "stop starting calls once this many US dollars are spent (default: llm.max_cost)")
-	fs.Int64Var(&f.maxCalls, "max-calls", 0, "stop starting calls after this many (default: llm.max_calls)")
+	f.llm.add(fs)
 	cmd.MarkFlagRequired("dataset")
 	cmd.MarkFlagRequired("reports")
 	return cmd
@@ -299,7 +297,16 @@ type qualityOutput struct {
 	LLM     eval.LLMSection        `json:"llm"`
 }
 
+// runQuality scores every report of each --reports directory on the
+// rubric, one call a report, under the run's budget: the run id names the
+// model, the prompt and the report cap, so a rerun finds its units and
+// cached answers again. A dry run builds the same requests and prices
+// them (dryQuality) without opening a run in the store.
 func (a *app) runQuality(ctx context.Context, f qualityFlags) error {
+	rc, err := a.runConfig(&f.llm, f.dryRun)
+	if err != nil {
+		return err
+	}
 	ds, err := bench.LoadDataset(f.dataset)
 	if err != nil {
 		return err
@@ -318,8 +325,12 @@ func (a *app) runQuality(ctx context.Context, f qualityFlags) error {
 		return err
 	}
 	opt := analysis.QualityOptions{MaxReportChars: f.maxChars}
-	if f.dryRun {
-		c, err := a.dryLLM(f.model)
+	st, err := a.openStore(ctx, f.store)
+	if err != nil {
+		return err
+	}
+	if rc.DryRun {
+		c, err := a.openLLM(ctx, f.model, rc.llmRun("", st.LLMCache(), nil))
 		if err != nil {
 			return err
 		}
@@ -327,26 +338,14 @@ func (a *app) runQuality(ctx context.Context, f qualityFlags) error {
 		if err != nil {
 			return err
 		}
-		st, err := a.openStore(ctx, f.store)
-		if err != nil {
-			return err
-		}
 		return a.dryQuality(ctx, j, c, st, ds, dirs, f.asJSON)
-	}
-	st, err := a.openStore(ctx, f.store)
-	if err != nil {
-		return err
 	}
 	runID := qualityRunID(ep.String(), f.maxChars)
 	params, _ := json.Marshal(map[string]any{"model": ep.String(), "max_report_chars": f.maxChars, "reports": dirs})
 	if err := st.EnsureRun(ctx, runID, "quality", string(params)); err != nil {
 		return err
 	}
-	budget := a.llmBudget()
-	if f.maxCost > 0 || f.maxCalls > 0 {
-		budget = llm.NewBudget(f.maxCost, f.maxCalls)
-	}
-	c, err := a.openLLM(ctx, f.model, llmRun{Run: runID, Cache: st.LLMCache(), Ledger: &runLedger{st: st, run: runID}, Budget: budget, NoCache: f.noCache})
+	c, err := a.openLLM(ctx, f.model, rc.llmRun(runID, st.LLMCache(), &runLedger{st: st, run: runID}))
 	if err != nil {
 		return err
 	}
@@ -421,11 +420,7 @@ func writeJSONFile(path string, v any) error {
 			return fmt.Errorf("--out %s: %w", path, err)
 		}
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("--out %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.Write(path, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("--out %s: %w", path, err)
 	}
 	return nil

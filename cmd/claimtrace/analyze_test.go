@@ -327,7 +327,9 @@ func TestAnalyzeImportance(t *testing.T) {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		var e analysis.CountEntry
-		json.Unmarshal(sc.Bytes(), &e)
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("decode: %v", err)
+		}
 		if e.Source == "crossref" {
 			crossref++
 		}

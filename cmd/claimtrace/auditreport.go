@@ -28,7 +28,11 @@ func (a *app) graphFromReport(ctx context.Context, path string, opts auditOption
 	if s := a.newScholar(ff); s != nil {
 		eo.Scholar = s
 	}
-	m, err := v.apply(ctx, a, st, &eo, false)
+	rc, err := a.runConfig(nil, false)
+	if err != nil {
+		return nil, err
+	}
+	m, err := v.apply(ctx, a, st, &eo, rc)
 	if err != nil {
 		return nil, err
 	}

@@ -101,7 +101,11 @@ func (a *app) builder(ctx context.Context, f *buildFlags) (*build.Builder, error
 		if err != nil {
 			return nil, err
 		}
-		c, err := a.openLLM(ctx, f.model, llmRun{Run: "build", Cache: st.LLMCache(), Ledger: st, Budget: a.llmBudget()})
+		rc, err := a.runConfig(nil, false)
+		if err != nil {
+			return nil, err
+		}
+		c, err := a.openLLM(ctx, f.model, rc.llmRun("build", st.LLMCache(), st))
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/spf13/pflag"
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/llm"
@@ -153,6 +155,9 @@ func (a *app) loadConfig() error {
 		cfg.Concurrency = n
 	}
 	if err := cfg.LLM.fromEnv(); err != nil {
+		return err
+	}
+	if err := cfg.Validate(); err != nil {
 		return err
 	}
 	a.cfg = cfg
@@ -347,3 +352,134 @@ func (c *Config) endpoint(spec string) (llm.Endpoint, llm.Options, error) {
 	}
 	return ep, opts, nil
 }
+
+// Validate reports settings of the config file (or environment) that no
+// command can run with.
+func (c *Config) Validate() error {
+	bad := func(what string, v any, want string) error {
+		return fmt.Errorf("config %s = %v: want %s: %w", what, v, want, claimtrace.ErrInvalid)
+	}
+	switch {
+	case c.Concurrency < 1:
+		return bad("concurrency", c.Concurrency, "at least 1")
+	case c.LLM.MaxCost < 0 || math.IsNaN(c.LLM.MaxCost) || math.IsInf(c.LLM.MaxCost, 0):
+		return bad("llm.max_cost", c.LLM.MaxCost, "a non-negative number of dollars (0 = no limit)")
+	case c.LLM.MaxCalls < 0:
+		return bad("llm.max_calls", c.LLM.MaxCalls, "a non-negative number of calls (0 = no limit)")
+	case c.LLM.Concurrency < 0:
+		return bad("llm.concurrency", c.LLM.Concurrency, "a non-negative number")
+	case c.LLM.MaxAttempts < 0:
+		return bad("llm.max_attempts", c.LLM.MaxAttempts, "a non-negative number")
+	case c.LLM.TimeoutSecs < 0:
+		return bad("llm.timeout_seconds", c.LLM.TimeoutSecs, "a non-negative number")
+	case c.Fetch.TimeoutSecs < 0:
+		return bad("fetch.timeout_seconds", c.Fetch.TimeoutSecs, "a non-negative number")
+	case c.Fetch.MaxBytes < 0:
+		return bad("fetch.max_bytes", c.Fetch.MaxBytes, "a non-negative number")
+	}
+	if t := c.LLM.Temperature; t != nil && (*t < 0 || math.IsNaN(*t)) {
+		return bad("llm.temperature", *t, "a non-negative number")
+	}
+	return nil
+}
+
+// RunConfig is the resolved configuration of one command's model calls:
+// llm.max_cost, llm.max_calls and llm.no_cache of the config file (after
+// CLAIMTRACE_MAX_COST and CLAIMTRACE_MAX_CALLS), each replaced by its
+// flag when that flag was given (a flag not given leaves the configured
+// value; --max-cost 0 given lifts the configured limit), and whether the
+// run is dry. Every command that calls models builds it with
+// app.runConfig, and nothing else merges these flags with the config.
+type RunConfig struct {
+	// MaxCost (US dollars) and MaxCalls bound the run; 0 means no limit.
+	// The two are independent: a flag for one keeps the other.
+	MaxCost  float64
+	MaxCalls int64
+	// NoCache asks the models again instead of reading cached answers.
+	NoCache bool
+	// DryRun runs the command with clients that price every request they
+	// would send and send none (llm.DryRun).
+	DryRun bool
+}
+
+// Validate reports a run configuration no command can run with.
+func (r RunConfig) Validate() error {
+	if r.MaxCost < 0 || math.IsNaN(r.MaxCost) || math.IsInf(r.MaxCost, 0) {
+		return fmt.Errorf("--max-cost %v: want a non-negative number of US dollars (0 = no limit): %w", r.MaxCost, claimtrace.ErrInvalid)
+	}
+	if r.MaxCalls < 0 {
+		return fmt.Errorf("--max-calls %d: want a non-negative number of calls (0 = no limit): %w", r.MaxCalls, claimtrace.ErrInvalid)
+	}
+	return nil
+}
+
+// llmRun is what the clients of one run share: one budget (so its limits
+// hold across every model of the run), the cache and the ledger, and a dry
+// run's recorder.
+func (r RunConfig) llmRun(run string, cache llm.Cache, ledger llm.Ledger) llmRun {
+	l := llmRun{Run: run, Cache: cache, Ledger: ledger, NoCache: r.NoCache}
+	if r.DryRun {
+		l.Dry = &llm.DryRun{}
+	} else {
+		l.Budget = llm.NewBudget(r.MaxCost, r.MaxCalls)
+	}
+	return l
+}
+
+// runConfig resolves the run configuration of a command from the
+// effective Config and the command's model flags (nil: it has none).
+func (a *app) runConfig(f *llmFlags, dryRun bool) (RunConfig, error) {
+	r := RunConfig{MaxCost: a.cfg.LLM.MaxCost, MaxCalls: a.cfg.LLM.MaxCalls, NoCache: a.cfg.LLM.NoCache, DryRun: dryRun}
+	if f != nil {
+		if f.maxCost.set {
+			r.MaxCost = f.maxCost.value
+		}
+		if f.maxCalls.set {
+			r.MaxCalls = f.maxCalls.value
+		}
+		if f.noCache.set {
+			r.NoCache = f.noCache.value
+		}
+	}
+	return r, r.Validate()
+}
+
+// llmFlags are the flags of a command that calls models: the run budget
+// and the response cache. Each remembers whether it was given, so that
+// runConfig overrides only what the command line says.
+type llmFlags struct {
+	maxCost  flagValue[float64]
+	maxCalls flagValue[int64]
+	noCache  flagValue[bool]
+}
+
+func (f *llmFlags) add(fs *pflag.FlagSet) {
+	f.maxCost.parse = func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
+	f.maxCalls.parse = func(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) }
+	f.noCache.parse = strconv.ParseBool
+	fs.Var(&f.maxCost, "max-cost", "stop starting model calls once this many US dollars are spent (default: llm.max_cost; 0 = no limit)")
+	fs.Var(&f.maxCalls, "max-calls", "stop starting model calls after this many (default: llm.max_calls; 0 = no limit)")
+	fs.VarPF(&f.noCache, "no-cache", "", "ask the models again instead of answering from the response cache; answers are still stored (default: llm.no_cache)").NoOptDefVal = "true"
+}
+
+// flagValue is a flag that records whether it was given.
+type flagValue[T float64 | int64 | bool] struct {
+	value T
+	set   bool
+	parse func(string) (T, error)
+}
+
+func (f *flagValue[T]) String() string { return fmt.Sprint(f.value) }
+
+func (f *flagValue[T]) Set(s string) error {
+	v, err := f.parse(s)
+	if err != nil {
+		return err
+	}
+	f.value, f.set = v, true
+	return nil
+}
+
+// Type names the value as pflag's own flags do, so help shows no default
+// for zero values.
+func (f *flagValue[T]) Type() string { return fmt.Sprintf("%T", f.value) }

@@ -61,7 +61,7 @@ with the audit view as static pages in DIR/results/html/.`,
 				Dataset: ds, ReportsDir: filepath.Join(dir, demo.ReportsDir), OutDir: filepath.Join(dir, "results"),
 				Mode: ff.mode(), Snapshot: ff.snapshot, Fetcher: fetcher, Store: st, Concurrency: 2,
 			}
-			if _, err := defaultVerify().apply(ctx, a, st, &eo, false); err != nil {
+			if _, err := defaultVerify().apply(ctx, a, st, &eo, RunConfig{}); err != nil {
 				return err
 			}
 			ev, err := eval.New(eo)

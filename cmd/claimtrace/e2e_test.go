@@ -244,7 +244,9 @@ func TestAuditAndGateReport(t *testing.T) {
 		if err2 := json.Unmarshal([]byte(out), &wrapped); err2 != nil {
 			t.Fatalf("audit --json: %v\n%s", err, out)
 		}
-		json.Unmarshal(wrapped["metrics"], &m)
+		if err := json.Unmarshal(wrapped["metrics"], &m); err != nil {
+			t.Fatalf("decode: %v", err)
+		}
 	}
 	if m.PCov == nil || *m.PCov <= 0.5 || *m.PCov >= 1 || m.PSnd == nil || *m.PSnd <= 0 {
 		t.Errorf("audit metrics = pcov %v psnd %v\n%s", m.PCov, m.PSnd, out)
@@ -348,7 +350,9 @@ func TestEvalRefusesPrivateAddresses(t *testing.T) {
 			Papers       int `json:"papers"`
 		} `json:"citation"`
 	}
-	json.Unmarshal([]byte(out), &sum)
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
 	if sum.Citation.Unresolvable != 4 || sum.Citation.Papers != 0 {
 		t.Errorf("citation = %+v, want 4 unresolvable, 0 papers", sum.Citation)
 	}

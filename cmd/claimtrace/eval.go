@@ -16,6 +16,7 @@ import (
 
 	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/store"
 	"github.com/claimtrace/claimtrace/internal/web"
 )
@@ -91,8 +92,15 @@ redoes what failed. --dry-run prices the model calls before spending.`,
 	return cmd
 }
 
+// runEval scores the reports: it resolves the run settings first, wires
+// the fetcher, the scholarly APIs and the verification stages (apply) into
+// one eval.Options, and runs the pipeline, or its dry run (dryEval).
 func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	ctx := cmd.Context()
+	rc, err := a.runConfig(&f.verify.llm, f.dryRun)
+	if err != nil {
+		return err
+	}
 	ds, err := bench.LoadDataset(f.dataset)
 	if err != nil {
 		return err
@@ -122,10 +130,10 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 		// one of them, a dead one's reports are taken over.
 		opts.Leaser, opts.Owner = st, store.NewOwner()
 	}
-	if f.dryRun {
-		return a.dryEval(ctx, f, opts, st)
+	if rc.DryRun {
+		return a.dryEval(ctx, f, opts, rc)
 	}
-	m, err := f.verify.apply(ctx, a, st, &opts, false)
+	m, err := f.verify.apply(ctx, a, st, &opts, rc)
 	if err != nil {
 		return err
 	}
@@ -180,10 +188,11 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	return nil
 }
 
-// dryEval runs the pipeline with every model request estimated instead of
-// sent, into a scratch store and output directory: sources are resolved (and
-// cached in the real store), nothing else is kept.
-func (a *app) dryEval(ctx context.Context, f evalFlags, opts eval.Options, real *store.Store) error {
+// dryEval runs the pipeline with clients that price every model request
+// instead of sending it (the dry run of rc), into a scratch store and
+// output directory: sources are resolved (and cached in the real store),
+// nothing else is kept.
+func (a *app) dryEval(ctx context.Context, f evalFlags, opts eval.Options, rc RunConfig) error {
 	tmp, err := os.MkdirTemp("", "claimtrace-dry-")
 	if err != nil {
 		return err
@@ -195,12 +204,8 @@ func (a *app) dryEval(ctx context.Context, f evalFlags, opts eval.Options, real 
 	}
 	defer scratch.Close()
 	opts.Store, opts.OutDir, opts.Leaser = scratch, filepath.Join(tmp, "out"), nil
-	m, err := f.verify.apply(ctx, a, scratch, &opts, true)
+	m, err := f.verify.apply(ctx, a, scratch, &opts, rc)
 	if err != nil {
-		return err
-	}
-	var t tally
-	if err := f.verify.dryRun(ctx, m, &opts, &t); err != nil {
 		return err
 	}
 	ev, err := eval.New(opts)
@@ -211,6 +216,11 @@ func (a *app) dryEval(ctx context.Context, f evalFlags, opts eval.Options, real 
 	if err != nil {
 		return err
 	}
+	dry := m.dryRun()
+	var stages map[string]llm.StageEstimate
+	if dry != nil {
+		stages = dry.Stages()
+	}
 	var results []*eval.Result
 	for _, line := range sum.Scores {
 		if r, err := eval.ReadResult(filepath.Join(opts.OutDir, "reports", line.Task+".json")); err == nil {
@@ -219,14 +229,14 @@ func (a *app) dryEval(ctx context.Context, f evalFlags, opts eval.Options, real 
 	}
 	if f.json {
 		calls, b, c, u, n := referenceCalls(results)
-		return writeIndentedJSON(a.stdout, map[string]any{"reports": sum.Reports, "stages": t.stages,
+		return writeIndentedJSON(a.stdout, map[string]any{"reports": sum.Reports, "stages": stages,
 			"reference": map[string]int{"calls": calls, "blocks": b, "pairs": c, "urls": u, "non_cited": n}})
 	}
 	fmt.Fprintf(a.stdout, "dry run over %d reports (%d failed to load):\n\n", sum.Reports, sum.ReportsFailed)
-	if len(t.stages) == 0 {
+	if len(stages) == 0 {
 		fmt.Fprintln(a.stdout, "no stage calls a model with these flags: the run is free (offline judge and rules)")
 	} else {
-		printDryRun(a.stdout, &t, results)
+		printDryRun(a.stdout, dry, results)
 	}
 	return nil
 }

@@ -178,7 +178,9 @@ func TestEvalSearchFactCheckers(t *testing.T) {
 			Decided  int      `json:"decided"`
 		} `json:"non_cited"`
 	}
-	json.Unmarshal([]byte(out), &sum)
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
 	if sum.NonCited.Decided != 1 || sum.NonCited.Accuracy == nil || *sum.NonCited.Accuracy != 0 {
 		t.Errorf("non-cited = %+v (one check-worthy claim, voted false)", sum.NonCited)
 	}
@@ -249,7 +251,9 @@ func TestEvalMetadataModel(t *testing.T) {
 			Calls int `json:"calls"`
 		} `json:"llm"`
 	}
-	json.Unmarshal([]byte(plain), &a)
+	if err := json.Unmarshal([]byte(plain), &a); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
 	if err := json.Unmarshal([]byte(out), &b); err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,11 @@ for LLM judges.`,
 				if err != nil {
 					return err
 				}
-				run = llmRun{Run: "judge-eval", Cache: st.LLMCache(), Ledger: st, Budget: a.llmBudget()}
+				rc, err := a.runConfig(nil, false)
+				if err != nil {
+					return err
+				}
+				run = rc.llmRun("judge-eval", st.LLMCache(), st)
 			}
 			j, partialIsSupported, client, err := a.openJudge(ctx, spec, calPath, promptsMode, run)
 			if err != nil {

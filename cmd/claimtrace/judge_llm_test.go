@@ -127,7 +127,9 @@ func TestJudgeEvalLLM(t *testing.T) {
 				t.Fatalf("rerun exit %d: %s", code, errOut)
 			}
 			var again judgeEvalJSON
-			json.Unmarshal([]byte(out2), &again)
+			if err := json.Unmarshal([]byte(out2), &again); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
 			if again.LLM == nil || again.LLM.Calls != 0 || again.LLM.CacheHits != mode.wantCalls || again.Accuracy != got.Accuracy {
 				t.Errorf("rerun: %+v (accuracy %v, first %v); want all cache hits and the same accuracy", again.LLM, again.Accuracy, got.Accuracy)
 			}

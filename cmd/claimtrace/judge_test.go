@@ -45,12 +45,16 @@ func TestJudgeEvalJSON(t *testing.T) {
 		t.Errorf("JSON keys (-want +got):\n%s", diff)
 	}
 	var n int
-	json.Unmarshal(got["n"], &n)
+	if err := json.Unmarshal(got["n"], &n); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
 	if n != 5 {
 		t.Errorf("n = %d, want 5 (3 WiCE + 2 AttributionBench pairs)", n)
 	}
 	var by map[string]json.RawMessage
-	json.Unmarshal(got["by_source"], &by)
+	if err := json.Unmarshal(got["by_source"], &by); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
 	for _, k := range []string{"wice", "attributionbench", "attributionbench/ExpertQA", "attributionbench/AttributedQA"} {
 		if _, ok := by[k]; !ok {
 			t.Errorf("by_source lacks %q: %s", k, got["by_source"])

@@ -11,6 +11,7 @@ import (
 
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/prompts"
+	"github.com/claimtrace/claimtrace/internal/store"
 )
 
 func (a *app) llmCmd() *cobra.Command {
@@ -47,31 +48,37 @@ model, unreachable endpoint.`,
 }
 
 // llmRun is what a command shares with the clients it opens: the run id,
-// the store's cache and ledger, the run budget. Zero values mean none.
+// the store's cache and ledger, the run budget, and the dry-run recorder
+// (nil for a real run). Build it with RunConfig.llmRun, so the budget and
+// the cache setting are the resolved ones.
 type llmRun struct {
 	Run     string
 	Cache   llm.Cache
 	Ledger  llm.Ledger
 	Budget  *llm.Budget
 	NoCache bool
+	Dry     *llm.DryRun
 }
 
 // openLLM opens a client for a model spec or configured name with the
-// configured limits, prices and temperature.
+// configured limits, prices and temperature. A dry run's client sends
+// nothing, so it needs no key.
 func (a *app) openLLM(ctx context.Context, spec string, r llmRun) (*llm.Client, error) {
 	ep, opts, err := a.cfg.endpoint(spec)
 	if err != nil {
 		return nil, err
 	}
 	opts.Run, opts.Cache, opts.Ledger, opts.Budget, opts.NoCache = r.Run, r.Cache, r.Ledger, r.Budget, r.NoCache
+	if r.Dry != nil {
+		opts.DryRun = r.Dry
+		return llm.NewClient(ep, nil, opts), nil
+	}
 	return llm.Open(ctx, ep, opts)
 }
 
-// llmBudget returns the run budget from llm.max_cost and llm.max_calls.
-func (a *app) llmBudget() *llm.Budget {
-	return llm.NewBudget(a.cfg.LLM.MaxCost, a.cfg.LLM.MaxCalls)
-}
-
+// llmCheck sends one tiny request to the model spec names, without cache
+// or retry, and prints the provider, model, endpoint, latency, tokens,
+// cost and answer, with every key redacted.
 func (a *app) llmCheck(ctx context.Context, spec string, web bool) error {
 	ep, opts, err := a.cfg.endpoint(spec)
 	if err != nil {
@@ -139,4 +146,11 @@ func (a *app) llmCheck(ctx context.Context, spec string, web bool) error {
 	tw.Flush()
 	_, err = fmt.Fprint(a.stdout, a.redact(b.String()))
 	return err
+}
+
+// liveRun is what the live provenance judge's clients share: the resolved
+// run configuration of llm.* (live sessions take no budget flags).
+func (a *app) liveRun(st *store.Store) llmRun {
+	rc, _ := a.runConfig(nil, false) // the Config was validated when loaded
+	return rc.llmRun("live", st.LLMCache(), st)
 }

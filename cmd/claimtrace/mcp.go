@@ -135,7 +135,7 @@ func (a *app) runMCP(ctx context.Context, f mcpFlags) error {
 			return err
 		}
 	} else {
-		j, _, _, err := a.openJudge(ctx, f.judge, "", judge.PromptsClaimtrace, llmRun{Run: "live", Cache: st.LLMCache(), Ledger: st, Budget: a.llmBudget()})
+		j, _, _, err := a.openJudge(ctx, f.judge, "", judge.PromptsClaimtrace, a.liveRun(st))
 		if err != nil {
 			return err
 		}

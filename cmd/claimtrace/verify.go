@@ -30,10 +30,8 @@ type verifyFlags struct {
 	factCheckers   []string
 	votes          int
 	earlyStop      bool
-	maxCost        float64
-	maxCalls       int64
-	noCache        bool
 	metadataModel  string
+	llm            llmFlags
 }
 
 func (v *verifyFlags) add(fs *pflag.FlagSet) {
@@ -48,10 +46,8 @@ func (v *verifyFlags) add(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&v.factCheckers, "fact-checkers", nil, "fact-check models, comma-separated: MODEL uses the provider's own web search, MODEL@SEARCH (serpapi, brave, tavily, searxng) any model with a search API (implies --fact-check; default: llm.fact_checkers, Gemini 2.5 Pro and Flash)")
 	fs.IntVar(&v.votes, "votes", 3, "votes per fact-checker (the paper: 2 models × 3 votes)")
 	fs.BoolVar(&v.earlyStop, "early-stop", false, "cast the first votes and the rest only when they disagree (saves calls)")
-	fs.Float64Var(&v.maxCost, "max-cost", 0, "stop starting model calls once this many US dollars are spent (default: llm.max_cost; 0 = no limit)")
-	fs.Int64Var(&v.maxCalls, "max-calls", 0, "stop starting model calls after this many (default: llm.max_calls; 0 = no limit)")
 	fs.StringVar(&v.metadataModel, "metadata-model", "", "last rung of the metadata ladder: a model reads fetched pages that look scholarly but that no identifier, meta tag or scholarly API identified (titles and ids it gives are kept only when written in the page)")
-	fs.BoolVar(&v.noCache, "no-cache", false, "ask the models again instead of answering from the response cache (answers are still stored)")
+	v.llm.add(fs)
 }
 
 func defaultVerify() verifyFlags {
@@ -67,15 +63,12 @@ func (v verifyFlags) usesModels() bool {
 
 // models wires the model-backed stages: one client per model spec, shared by
 // the stages that use it (so its rate limits hold), all recording into the
-// store's ledger under the run and answering from its cache. dry replaces
-// every model by one that refuses calls: requests are built and estimated,
-// never sent.
+// store's ledger under the run, answering from its cache and sharing one
+// budget. In a dry run every client prices what it would send into one
+// llm.DryRun and sends nothing.
 type models struct {
 	a       *app
-	st      *store.Store
-	budget  *llm.Budget
-	noCache bool
-	dry     bool
+	run     llmRun
 	ledger  *runLedger
 	clients map[string]*llm.Client
 }
@@ -84,14 +77,7 @@ func (m *models) client(ctx context.Context, spec string) (*llm.Client, error) {
 	if c, ok := m.clients[spec]; ok {
 		return c, nil
 	}
-	run := llmRun{Cache: m.st.LLMCache(), Ledger: m.ledger, Budget: m.budget, NoCache: m.noCache}
-	var c *llm.Client
-	var err error
-	if m.dry {
-		c, err = m.a.dryLLM(spec)
-	} else {
-		c, err = m.a.openLLM(ctx, spec, run)
-	}
+	c, err := m.a.openLLM(ctx, spec, m.run)
 	if err != nil {
 		return nil, err
 	}
@@ -122,18 +108,24 @@ func (l *runLedger) Record(ctx context.Context, c claimtrace.LLMCall) error {
 	return l.st.Record(ctx, c)
 }
 
-// apply sets the verification options of an evaluation. The returned models
-// (nil when no stage uses one) must get the run id once it is known.
-func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval.Options, dry bool) (*models, error) {
+// apply sets the verification options of an evaluation, with the run
+// configuration rc (resolved by app.runConfig from these flags). The
+// returned models (nil when no stage uses one) must get the run id once it
+// is known. A dry run wires the same stages; its clients price and answer
+// neutrally (dryAnswer), its searches return stand-in results, and
+// non-cited statements extracted by a model are guessed by the offline
+// filter so that their fact-checks are priced too.
+func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval.Options, rc RunConfig) (*models, error) {
 	o.Tau, o.PartialWeight = v.tau, v.partialWeight
 	o.CheckWorthy = judge.CheckWorthy
 	var m *models
 	if v.usesModels() {
-		budget := a.llmBudget()
-		if v.maxCost > 0 || v.maxCalls > 0 {
-			budget = llm.NewBudget(v.maxCost, v.maxCalls)
+		ledger := &runLedger{st: st}
+		run := rc.llmRun("", st.LLMCache(), ledger)
+		if run.Dry != nil {
+			run.Dry.Answer = dryAnswer
 		}
-		m = &models{a: a, st: st, budget: budget, noCache: v.noCache, dry: dry, ledger: &runLedger{st: st}, clients: map[string]*llm.Client{}}
+		m = &models{a: a, run: run, ledger: ledger, clients: map[string]*llm.Client{}}
 	}
 	switch v.judge {
 	case "none":
@@ -210,6 +202,9 @@ func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval
 			return nil, err
 		}
 		o.ExtractNonCited = extractNonCited(j.ExtractNonCited)
+		if rc.DryRun {
+			o.ExtractNonCited = dryExtract(o.ExtractNonCited)
+		}
 	} else if v.checkWorthy != "offline" {
 		c, err := m.client(ctx, v.checkWorthy)
 		if err != nil {
@@ -248,14 +243,20 @@ func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval
 				ens.Checkers = append(ens.Checkers, w)
 				continue
 			}
-			so := a.searchOptions(engine)
-			s, err := search.NewSearcher(engine, so)
-			if err != nil {
-				return nil, fmt.Errorf("fact-checker %s: %w", spec, err)
+			var s search.Searcher
+			if rc.DryRun {
+				if s, err = drySearcher(engine); err != nil {
+					return nil, fmt.Errorf("fact-checker %s: %w", spec, err)
+				}
+			} else {
+				so := a.searchOptions(engine)
+				if s, err = search.NewSearcher(engine, so); err != nil {
+					return nil, fmt.Errorf("fact-checker %s: %w", spec, err)
+				}
+				cs := search.NewCachedSearcher(s, st.LLMCache(), engine+" "+so.BaseURL)
+				cs.Refresh = rc.NoCache
+				s = cs
 			}
-			cs := search.NewCachedSearcher(s, st.LLMCache(), engine+" "+so.BaseURL)
-			cs.Refresh = v.noCache
-			s = cs
 			sc, err := judge.NewSearchChecker(c, searchAdapter{s}, engine, a.cfg.Search.Results, opt)
 			if err != nil {
 				return nil, fmt.Errorf("fact-checker %s: %w", spec, err)
@@ -290,6 +291,15 @@ func (m *models) setRun(run string) {
 	if m != nil {
 		m.ledger.run = run
 	}
+}
+
+// dryRun returns the recorder of a dry run's requests (nil: not dry, or
+// no stage calls a model).
+func (m *models) dryRun() *llm.DryRun {
+	if m == nil {
+		return nil
+	}
+	return m.run.Dry
 }
 
 // metadataRung adapts a judge-side metadata reader to the pipeline's rung.

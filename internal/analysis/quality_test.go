@@ -152,7 +152,9 @@ func TestQualityScoreReports(t *testing.T) {
 				} `json:"response_format"`
 				Temperature *float64 `json:"temperature"`
 			}
-			json.Unmarshal(c.Body, &body)
+			if err := json.Unmarshal(c.Body, &body); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
 			if body.ResponseFormat.JSONSchema.Name != "survey_quality" || !body.ResponseFormat.JSONSchema.Strict || body.Temperature == nil || *body.Temperature != 0 {
 				t.Errorf("request body: %s", c.Body)
 			}

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/claimtrace/claimtrace/internal/atomicfile"
 )
 
 // ReleaseCommit pins the ReportBench v1.1 release that Pull downloads by
@@ -252,20 +254,7 @@ func hash(b []byte) string {
 }
 
 func writeAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, b, 0o600)
 }
 
 // Stats summarizes a dataset for `dataset show`.

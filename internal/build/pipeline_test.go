@@ -408,7 +408,9 @@ func TestManifestsNameInputs(t *testing.T) {
 	}
 	var sel build.Manifest
 	data, _ := os.ReadFile(filepath.Join(dir, "build", "select.manifest.json"))
-	json.Unmarshal(data, &sel)
+	if err := json.Unmarshal(data, &sel); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
 	if sel.Params["comments"] != arxivsnap.DefaultComments || sel.Inputs[0].Path != snapshot {
 		t.Errorf("select manifest params %v inputs %v", sel.Params, sel.Inputs)
 	}

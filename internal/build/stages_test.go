@@ -139,7 +139,9 @@ func TestCategoryDomainsReleased(t *testing.T) {
 		var x struct {
 			Domain string `json:"application_domain"`
 		}
-		json.Unmarshal(line, &x)
+		if err := json.Unmarshal(line, &x); err != nil {
+			t.Fatalf("decode: %v", err)
+		}
 		got, _ := d.Domain(context.Background(), p)
 		if got.Domain == x.Domain {
 			agree[i/50]++

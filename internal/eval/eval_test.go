@@ -232,8 +232,12 @@ func TestResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	var a, b Result
-	json.Unmarshal(want, &a)
-	json.Unmarshal(got, &b)
+	if err := json.Unmarshal(want, &a); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	if err := json.Unmarshal(got, &b); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
 	a.File, b.File = "", ""
 	if diff := cmp.Diff(a, b); diff != "" {
 		t.Errorf("resumed result differs from an uninterrupted run (-want +got):\n%s", diff)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/atomicfile"
 )
 
 // Snapshot directory layout (DESIGN.md, "Snapshot directory").
@@ -368,19 +369,7 @@ func (w *SnapshotWriter) writePage(name string, body []byte) error {
 	if fi, err := os.Lstat(dst); err == nil && fi.Mode().IsRegular() && fi.Size() == int64(len(body)) {
 		return nil
 	}
-	tmp, err := os.CreateTemp(filepath.Join(w.dir, PagesDir), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(body); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), dst)
+	return atomicfile.Write(dst, body, 0o600)
 }
 
 // Close flushes the index to disk and closes it.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -180,5 +179,3 @@ func (s *scriptedChecker) calls() int {
 type errString string
 
 func (e errString) Error() string { return string(e) }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/atomicfile"
 )
 
 // Cache stores answers by key. The store implements it (a table of the run
@@ -203,25 +204,8 @@ func (c *FileCache) Put(ctx context.Context, key string, val []byte) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("response cache: %w", err)
 	}
-	f, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("response cache: %w", err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(val)
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.Write(p, val, 0o600); err != nil {
 		return fmt.Errorf("response cache %s: %w", key, err)
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("response cache %s: %w", key, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/backoff"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -76,6 +77,10 @@ type Options struct {
 	// Sleep waits between retries (default: a timer honouring ctx). Tests
 	// replace it to observe delays without waiting.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// DryRun, when set, makes the client send nothing: every request it
+	// would send is recorded and priced there and answered neutrally (see
+	// DryRun). The Model may then be nil.
+	DryRun *DryRun
 }
 
 // Client wraps a Model with the response cache, retries, rate limits,
@@ -101,7 +106,7 @@ func NewClient(ep Endpoint, m Model, opts Options) *Client {
 		opts.Now = time.Now
 	}
 	if opts.Sleep == nil {
-		opts.Sleep = sleepCtx
+		opts.Sleep = backoff.Sleep
 	}
 	if opts.JSONAttempts <= 0 {
 		opts.JSONAttempts = 3
@@ -161,7 +166,7 @@ func (c *Client) withDefaults(req Request) Request {
 // answered before, else by calling the model, retrying rate limits and
 // transient failures. Every outcome is recorded in the ledger.
 func (c *Client) Generate(ctx context.Context, req Request) (Response, error) {
-	return c.generate(ctx, req, nil)
+	return c.generate(ctx, req, nil, "")
 }
 
 // GenerateJSON answers req and decodes the answer into out (a pointer)
@@ -185,6 +190,10 @@ func (c *Client) GenerateJSON(ctx context.Context, req Request, out any) (Respon
 		}
 	}
 	elem := rv.Type().Elem()
+	dryText := ""
+	if c.opts.DryRun != nil {
+		dryText = neutralValue(elem)
+	}
 	accept := func(r Response) error {
 		js, err := ExtractJSON(r.Text)
 		if err == nil && sch != nil {
@@ -205,7 +214,7 @@ func (c *Client) GenerateJSON(ctx context.Context, req Request, out any) (Respon
 	}
 	cur := req
 	for i := 1; ; i++ {
-		resp, err := c.generate(ctx, cur, accept)
+		resp, err := c.generate(ctx, cur, accept, dryText)
 		if err == nil {
 			js, _ := ExtractJSON(resp.Text)
 			return resp, decodeStrict([]byte(js), out)
@@ -278,8 +287,9 @@ func validateRequest(req Request) error {
 // generate is Generate with an acceptance check: an answer accept rejects
 // fails with ErrMalformed. Such answers are cached all the same (they were
 // paid for), so a rerun replays GenerateJSON's correction dialogue from the
-// cache instead of paying for it again.
-func (c *Client) generate(ctx context.Context, req Request, accept func(Response) error) (Response, error) {
+// cache instead of paying for it again. dryText is a dry run's answer to a
+// request without a schema.
+func (c *Client) generate(ctx context.Context, req Request, accept func(Response) error, dryText string) (Response, error) {
 	if err := validateRequest(req); err != nil {
 		return Response{}, err
 	}
@@ -295,6 +305,10 @@ func (c *Client) generate(ctx context.Context, req Request, accept func(Response
 		if r, decoded := decodeAnswer(b); ok && decoded {
 			r.Key, r.CacheHit, r.Latency = key, true, time.Since(start)
 			err := c.check(accept, r, 0)
+			if d := c.opts.DryRun; d != nil {
+				d.cached(req.Stage)
+				return r, err
+			}
 			if aerr := c.account(ctx, req, r, err); aerr != nil {
 				return r, errors.Join(err, aerr)
 			}
@@ -303,6 +317,12 @@ func (c *Client) generate(ctx context.Context, req Request, accept func(Response
 	}
 
 	est := EstimateRequest(req, c.price, c.priced)
+	if d := c.opts.DryRun; d != nil {
+		// Nothing is sent, spent, cached or recorded in the ledger.
+		r := d.record(req, est, dryText)
+		r.Key, r.Latency = key, time.Since(start)
+		return r, c.check(accept, r, 0)
+	}
 	if err := c.opts.Budget.begin(est.Cost); err != nil {
 		return Response{}, fmt.Errorf("%s: %w", c.ep, err)
 	}

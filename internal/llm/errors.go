@@ -20,7 +20,7 @@ import (
 var (
 	// ErrRateLimit: 429, Gemini RESOURCE_EXHAUSTED, Anthropic 529
 	// overloaded_error. Retried after the delay the provider asks for.
-	ErrRateLimit = errors.New("rate limited")
+	ErrRateLimit = claimtrace.ErrRateLimit
 	// ErrTransient: 5xx, timeouts, connection resets, truncated or
 	// undecodable response bodies. Retried with jittered exponential backoff.
 	ErrTransient = errors.New("transient provider error")
@@ -28,12 +28,12 @@ var (
 	// retried: the same request can only fail again.
 	ErrContextLength = errors.New("context length exceeded")
 	// ErrAuth: missing, invalid or unauthorised key (401, 403).
-	ErrAuth = errors.New("authentication failed")
+	ErrAuth = claimtrace.ErrAuth
 	// ErrQuota: the account is out of credit or quota (OpenAI
 	// insufficient_quota, 402). Not retried.
-	ErrQuota = errors.New("quota exhausted")
+	ErrQuota = claimtrace.ErrQuota
 	// ErrBadRequest: the provider rejected the request (400, 413, 422).
-	ErrBadRequest = errors.New("bad request")
+	ErrBadRequest = claimtrace.ErrBadRequest
 	// ErrModelNotFound: unknown model or endpoint (404). It also matches
 	// claimtrace.ErrNotFound.
 	ErrModelNotFound = errors.New("model not found")

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/claimtrace/claimtrace/internal/backoff"
 )
 
 // Limits are one endpoint's rate limits. Zero means unlimited.
@@ -112,7 +114,7 @@ func (b *bucket) wait(ctx context.Context, n float64) error {
 		}
 		d := time.Duration((need - b.tokens) / b.rate * float64(time.Second))
 		b.mu.Unlock()
-		if err := sleepCtx(ctx, max(d, time.Millisecond)); err != nil {
+		if err := backoff.Sleep(ctx, max(d, time.Millisecond)); err != nil {
 			return err
 		}
 	}
@@ -126,19 +128,4 @@ func (b *bucket) adjust(delta float64) {
 	b.refill()
 	b.tokens = min(b.size, b.tokens-delta)
 	b.mu.Unlock()
-}
-
-// sleepCtx waits d or until ctx is done.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

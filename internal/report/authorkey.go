@@ -389,7 +389,7 @@ func ayWordKind(w string) int {
 		if r2, _ := utf8.DecodeRuneInString(rest[q:]); !unicode.IsUpper(r2) {
 			return wOther
 		}
-		r, size = utf8.DecodeRuneInString(rest[q:])
+		_, size = utf8.DecodeRuneInString(rest[q:])
 		size += len(w) - len(rest) + q
 	}
 	if isInitials(w) {

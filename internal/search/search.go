@@ -124,23 +124,25 @@ func (o Options) withDefaults(base string) Options {
 		o.MaxWait = DefaultMaxWait
 	}
 	if o.Sleep == nil {
-		o.Sleep = sleepCtx
+		o.Sleep = backoff.Sleep
 	}
 	return o
 }
 
-// Error kinds, matched with errors.Is on an *Error.
+// Error kinds, matched with errors.Is on an *Error. ErrAuth, ErrQuota,
+// ErrRateLimit and ErrBadRequest are the root package's, the ones the model
+// clients (internal/llm) return too.
 var (
 	// ErrAuth: the key is missing, invalid or not entitled (401, 403,
 	// Brave's SUBSCRIPTION_TOKEN_INVALID).
-	ErrAuth = errors.New("authentication failed")
+	ErrAuth = claimtrace.ErrAuth
 	// ErrQuota: the plan's quota or credit is used up (402, Tavily 432/433,
 	// Brave QUOTA_LIMITED). Retrying cannot help.
-	ErrQuota = errors.New("quota exhausted")
+	ErrQuota = claimtrace.ErrQuota
 	// ErrRateLimit: still rate limited after the retries.
-	ErrRateLimit = errors.New("rate limited")
+	ErrRateLimit = claimtrace.ErrRateLimit
 	// ErrBadRequest: the provider rejected the request (another 4xx).
-	ErrBadRequest = errors.New("bad request")
+	ErrBadRequest = claimtrace.ErrBadRequest
 	// ErrMalformed: the answer is not the JSON the provider documents.
 	ErrMalformed = errors.New("malformed response")
 )
@@ -219,19 +221,4 @@ func missingKey(provider, env string) error {
 // clampN keeps a requested result count within 1..MaxResults.
 func clampN(n int) int {
 	return max(1, min(n, MaxResults))
-}
-
-// sleepCtx waits d or until ctx is done.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/claimtrace/claimtrace/internal/atomicfile"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -158,21 +159,8 @@ func exportName(task string) string {
 // writeFileAtomic writes data to path through a temporary file in the same
 // directory, so a reader never sees half a page.
 func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".export-*")
-	if err != nil {
+	if err := atomicfile.Write(path, data, 0o600); err != nil {
 		return fmt.Errorf("export: %w", err)
-	}
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(f.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("export: %w", werr)
 	}
 	return nil
 }

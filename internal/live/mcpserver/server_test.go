@@ -104,7 +104,9 @@ func TestTools(t *testing.T) {
 		names = append(names, tool.Name)
 		data, _ := json.Marshal(tool.InputSchema)
 		var s map[string]any
-		json.Unmarshal(data, &s)
+		if err := json.Unmarshal(data, &s); err != nil {
+			t.Fatalf("decode: %v", err)
+		}
 		schemas[tool.Name] = s
 		if tool.Description == "" {
 			t.Errorf("tool %s has no description", tool.Name)

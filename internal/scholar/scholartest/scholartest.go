@@ -250,9 +250,7 @@ func (s *Server) arxiv(w http.ResponseWriter, r *http.Request) {
 		}
 	case strings.HasPrefix(q.Get("search_query"), "ti:"):
 		phrase := strings.Trim(strings.TrimPrefix(q.Get("search_query"), "ti:"), `"`)
-		for _, rec := range rank(recs, phrase, func(r scholar.Record) bool { return r.ArXivID != "" }) {
-			hits = append(hits, rec)
-		}
+		hits = append(hits, rank(recs, phrase, func(r scholar.Record) bool { return r.ArXivID != "" })...)
 	default:
 		writeAtomError(w, r, "search_query_or_id_list_required", "search_query or id_list is required")
 		return
