@@ -370,7 +370,7 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 			return nil
 		}
 		if err != nil {
-			return err
+			return fmt.Errorf("report %s: %w", f.Task, err)
 		}
 		results[i] = r
 		// Progress is reported under the lock: callers need not be

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -291,6 +292,11 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 	}
 	res.NonCited = nc
 	if err := e.provenance(ctx, res, doc, adjusted, resolved); err != nil {
+		if errors.Is(err, claimtrace.ErrInvalid) {
+			// The report's own records do not make a graph: its failure,
+			// not the run's.
+			return e.fail(ctx, res, "provenance graph: "+err.Error())
+		}
 		return nil, err
 	}
 	res.Stats.Claims = len(doc.Claims)

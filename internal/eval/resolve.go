@@ -242,6 +242,13 @@ func (e *Evaluator) resolve(ctx context.Context, t target) sourceResult {
 		w.URLs = []string{w.URL}
 	}
 	w.Key = biblio.Key(*w)
+	if w.Key == "" {
+		// A URL that is not one (https://, http://:80/) has no identity
+		// of its own; the target's key keeps it a source of its own, so
+		// it is one unresolvable citation of its report, never a hole in
+		// the graph.
+		w.Key = t.key()
+	}
 	return r
 }
 
