@@ -235,14 +235,14 @@ func (ix *Index) newWalker(tau float64) (*walker, error) {
 		return nil, fmt.Errorf("tau %v: want 0 ≤ τ < 1: %w", tau, claimtrace.ErrInvalid)
 	}
 	w := &walker{ix: ix, tau: tau, statuses: ix.Surfacing()}
-	nk := len(ix.g.Conflicts)
+	nk := len(ix.conflicts)
 	w.surfaced = make([]bool, nk)
 	for i, st := range w.statuses {
 		w.surfaced[i] = st.Surfaced
 	}
 	deg := make([]int32, ix.ns+1)
 	ends := make([][2]int32, nk)
-	for i, c := range ix.g.Conflicts {
+	for i, c := range ix.conflicts {
 		a, _ := ix.Lookup(c.A)
 		b, _ := ix.Lookup(c.B)
 		ends[i] = [2]int32{a, b}

@@ -132,3 +132,44 @@ func TestMetricsJSON(t *testing.T) {
 		t.Errorf("JSON of empty metrics:\n got %s\nwant %s", b, want)
 	}
 }
+
+// TestCTranSetOfConflicts: K is a set of unordered source pairs about an
+// entity. A hand-built graph listing a conflict twice, once reversed, has
+// one conflict there, whether or not a detector later merges its own
+// findings in (audit --detect=false used to give 3/4 here).
+func TestCTranSetOfConflicts(t *testing.T) {
+	g := &Graph{
+		Sources: []Source{{ID: "s1", Resolved: true}, {ID: "s2", Resolved: true}, {ID: "s3", Resolved: true}, {ID: "s4", Resolved: true}},
+		Claims:  []Claim{{ID: "a"}, {ID: "b"}},
+		Edges: []Edge{
+			{From: "s1", To: "a", Rel: Supports},
+			{From: "s2", To: "a", Rel: Contradicts}, // surfaces s1 ↔ s2
+			{From: "s3", To: "b", Rel: Supports},
+			{From: "s4", To: "b", Rel: Supports},
+		},
+		Conflicts: []Conflict{
+			{A: "s1", B: "s2", Entity: "accuracy"},
+			{A: "s2", B: "s1", Entity: "Accuracy "}, // the same conflict, reversed
+			{A: "s1", B: "s3", Entity: "accuracy"},  // hidden
+		},
+	}
+	m, err := Compute(g, DefaultTau)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.CTran != (Ratio{1, 2}) || len(m.Conflicts) != 2 {
+		t.Errorf("CTran = %d/%d over %d conflicts, want 1/2 over 2", m.CTran.Num, m.CTran.Den, len(m.Conflicts))
+	}
+	merged := g.Clone()
+	merged.Conflicts = MergeConflicts(nil, g.Conflicts...)
+	m2, err := Compute(merged, DefaultTau)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m2.CTran != m.CTran {
+		t.Errorf("CTran after merging = %v, before = %v: the detector flag must not change it", m2.CTran, m.CTran)
+	}
+	if p := m.PerClaim[0].CTran; p != (Ratio{1, 2}) {
+		t.Errorf("claim a: CTran %d/%d, want 1/2 (s1↔s2 surfaced, s1↔s3 hidden)", p.Num, p.Den)
+	}
+}
