@@ -53,7 +53,7 @@ func TestClaimMetrics(t *testing.T) {
 		{ID: "b", Gap: GapUnresolvedSource, GapNode: "s2", Sources: 1, Nodes: 1, Words: 2, PSnd: Ratio{1, 1}},
 		{ID: "c", Gap: GapNoSource, Reasoning: 1, Nodes: 1},
 		{ID: "d", Complete: true, Sources: 1, Nodes: 1, CTran: Ratio{0, 1}},
-		{ID: "e", Complete: true, Sources: 2, Reasoning: 2, Nodes: 4, Words: 5, PSnd: Ratio{0, 1}, CTran: Ratio{0, 2}},
+		{ID: "e", Complete: true, Sources: 2, Reasoning: 2, Nodes: 4, Words: 5, PSnd: Ratio{0, 1}, Unverifiable: 1, CTran: Ratio{0, 2}},
 		{ID: "f", Gap: GapNoSource},
 	}
 	if diff := cmp.Diff(want, m.PerClaim); diff != "" {
@@ -64,6 +64,10 @@ func TestClaimMetrics(t *testing.T) {
 	}
 	if got, want := m.PSnd, (Ratio{1, 3}); got != want {
 		t.Errorf("PSnd = %v, want %v", got, want)
+	}
+	// e's direct pair has no ν: unsound, and reported as unverifiable.
+	if f := m.Figures(); m.UnverifiablePairs != 1 || f.Counts.UnverifiablePairs != 1 || f.PSndUnverifiable == nil || *f.PSndUnverifiable != 1.0/3 {
+		t.Errorf("unverifiable pairs %d (figures %+v), want 1 of 3", m.UnverifiablePairs, f)
 	}
 	if got, want := m.AEffProxy, (Mean{10, 6}); got != want {
 		t.Errorf("AEffProxy = %v, want %v", got, want)
@@ -126,8 +130,8 @@ func TestMetricsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"tau":0.5,"claims":0,"pcov":null,"psnd":null,"ctran":null,"aeff_proxy":null,"aeff_words":null,` +
-		`"conflicts":[],"per_claim":[],"counts":{"complete_claims":0,"citation_pairs":0,"sound_pairs":0,"conflicts":0,"surfaced_conflicts":0}}`
+	want := `{"tau":0.5,"claims":0,"pcov":null,"psnd":null,"ctran":null,"aeff_proxy":null,"aeff_words":null,"psnd_unverifiable":null,` +
+		`"counts":{"complete_claims":0,"citation_pairs":0,"sound_pairs":0,"conflicts":0,"surfaced_conflicts":0,"unverifiable_pairs":0},"conflicts":[],"per_claim":[]}`
 	if string(b) != want {
 		t.Errorf("JSON of empty metrics:\n got %s\nwant %s", b, want)
 	}
