@@ -257,8 +257,8 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 		}
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\ncited works: %d papers (%d matched the ground truth, %d after the cutoff, %d the survey itself), %d web pages, %d unresolvable; %d dangling markers\n",
-		c.Papers, c.Hits, c.PostCutoff, c.SourceSurvey, c.Web, c.Unresolvable, c.Dangling)
+	fmt.Fprintf(w, "\ncited works: %d papers (%d matched the ground truth, %d after the cutoff, %d the survey itself), %d web pages, %d unresolvable (dead or fabricated), %d unverifiable (alive, unreadable); %d dangling markers\n",
+		c.Papers, c.Hits, c.PostCutoff, c.SourceSurvey, c.Web, c.Unresolvable, c.Unverifiable, c.Dangling)
 	if c.ReportsWithoutRefs > 0 {
 		fmt.Fprintf(w, "%d report(s) cite no reference: precision undefined, excluded from its mean\n", c.ReportsWithoutRefs)
 	}

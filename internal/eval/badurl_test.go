@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,4 +155,51 @@ func TestPrivateIPv6LiteralIsRefused(t *testing.T) {
 			t.Errorf("%s: status %q failed %v kind %q key %q, want blocked, an unknown work with a key", u, r.Work.Status, r.Failed, r.Work.Kind, r.Work.Key)
 		}
 	}
+}
+
+// FuzzResolveURL: whatever a report writes as a URL, resolving it gives a
+// work with a key and a kind (a bad URL is one unresolvable citation, never
+// a hole in the graph), and the page a snapshot holds for it, whatever its
+// status and body, classifies without panic.
+func FuzzResolveURL(f *testing.F) {
+	for _, u := range badURLs {
+		f.Add(u, 200, "<html><title>x</title></html>")
+	}
+	f.Add("https://www.sciencedirect.com/science/article/pii/S1", 403, "<title>Just a moment...</title>")
+	f.Add("https://doi.org/10.9999/x", 404, "")
+	f.Add("https://journals.example.org/a", 200, `<meta name="citation_title" content="T"><p>Subscribe to read</p>`)
+	st, err := store.Open(context.Background(), filepath.Join(f.TempDir(), "t.db"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer st.Close()
+	f.Fuzz(func(t *testing.T, raw string, status int, body string) {
+		if status < 0 || status > 999 {
+			return
+		}
+		page := &fetch.Page{URL: raw, Status: status, ContentType: "text/html", Body: []byte(body)}
+		ev, err := New(Options{Mode: "offline", Store: st, Fetcher: onePage{page}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := ev.resolve(context.Background(), target{URL: raw})
+		w := r.Work
+		if w.Key == "" || w.Kind == "" {
+			t.Errorf("%q (status %d): key %q kind %q", raw, status, w.Key, w.Kind)
+		}
+		if w.Kind == claimtrace.WorkUnverifiable && (w.ArXivID != "" || w.DOI != "") {
+			t.Errorf("%q: unverifiable with an identifier: %+v", raw, w)
+		}
+	})
+}
+
+// onePage answers every URL with one page (status 0: unreachable).
+type onePage struct{ p *fetch.Page }
+
+func (f onePage) Fetch(ctx context.Context, raw string) (*fetch.Page, error) {
+	p := *f.p
+	if p.Status == 0 {
+		return &p, fmt.Errorf("fetch %s: %w", raw, claimtrace.ErrUnreachable)
+	}
+	return &p, nil
 }
