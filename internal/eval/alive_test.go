@@ -59,6 +59,9 @@ var aliveCases = []struct {
 		`<html><head><title>Dense Widget Retrieval | Journal of Widgets</title><meta name="citation_title" content="Dense Widget Retrieval">
 <meta name="citation_journal_title" content="Journal of Widgets"></head><body><h1>Dense Widget Retrieval</h1><p>Subscribe to read the full article. Purchase access for $39.95.</p></body></html>`, ""},
 		"", 1, 2},
+	{"js shell, scholarly host", snapPage{"https://dl.acm.org/doi/book/shell", 200,
+		`<html><head><title>Loading…</title><script src="/app.js"></script></head><body><div id="app"></div></body></html>`, ""},
+		bench.ReasonUnverifiable, 1, 1},
 	{"404", snapPage{"https://made-up.example/papers/widget-theory", 404, "", ""},
 		bench.ReasonUnresolvable, 0.5, 1},
 	{"dns failure", snapPage{"https://no-such-host.example/paper.pdf", 0, "", "lookup no-such-host.example: no such host"},
@@ -198,8 +201,8 @@ func TestAliveButUnreadable(t *testing.T) {
 		}
 		unverifiable += s.Unverifiable
 	}
-	if unverifiable != 3 || sum.Citation.Unverifiable != 3 {
-		t.Errorf("%d unverifiable citations in all, summary says %d, want 3", unverifiable, sum.Citation.Unverifiable)
+	if unverifiable != 4 || sum.Citation.Unverifiable != 4 {
+		t.Errorf("%d unverifiable citations in all, summary says %d, want 4", unverifiable, sum.Citation.Unverifiable)
 	}
 }
 

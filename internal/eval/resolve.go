@@ -392,6 +392,10 @@ func (e *Evaluator) pageIdentity(w *claimtrace.Work, c *fetch.Content, read bool
 		// The wall's own title ("Just a moment..."), not the work's.
 		title = ""
 	}
+	if !read && !m.Scholarly && len(strings.Fields(title)) < 3 {
+		// "Loading…", "Home", a site name: not a work's title.
+		title = ""
+	}
 	w.Title = strings.TrimSpace(title)
 	w.Authors = m.Authors
 	if !m.Date.IsZero() {
