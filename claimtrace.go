@@ -148,6 +148,10 @@ const (
 	WorkPaper   WorkKind = "paper"   // scholarly: arXiv, DOI, scholarly host or metadata
 	WorkWeb     WorkKind = "web"     // blogs, news, Wikipedia, docs: counted, not in P/R
 	WorkUnknown WorkKind = "unknown" // nothing could be learned (dead or fabricated link)
+	// WorkUnverifiable is a live page that could not be read (a bot wall,
+	// a paywall, a script shell, too little text) and gave no identity:
+	// neither a hit nor a fabrication, it is kept out of precision.
+	WorkUnverifiable WorkKind = "unverifiable"
 )
 
 // Work is a cited source resolved to an identity. Key is its identity:
@@ -165,7 +169,8 @@ type Work struct {
 	Authors   []string  `json:"authors,omitempty"`
 	Published time.Time `json:"published,omitzero"`
 	// Resolved is true when the work has fetched content or a verified
-	// identifier; an unresolved work is a dead or fabricated citation.
+	// identifier; an unresolved work is a dead or fabricated citation, or
+	// an unreadable one (Kind says which).
 	Resolved bool `json:"resolved"`
 	// Via records which rung of the metadata ladder identified it
 	// (url_id, meta_tags, pdf, arxiv_api, crossref, openalex, title).

@@ -29,8 +29,9 @@ type auditOptions struct {
 	Judge    string
 	Tau      float64
 	Offline  bool
-	// Detect runs the offline contradiction detector over source excerpts
-	// and adds what it finds to the graph's conflicts.
+	// Detect runs the offline contradiction detector and adds what it
+	// finds to the graph's conflicts: over a report's source texts in the
+	// pipeline, over a graph's excerpts otherwise.
 	Detect bool
 	// audited, when set, receives where a report input's results were
 	// stored (for the HTML page of --out).
@@ -48,7 +49,7 @@ func (o *auditOptions) add(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Judge, "judge", "offline", "support judge for report inputs: offline, or an LLM judge spec")
 	fs.Float64Var(&o.Tau, "tau", prov.DefaultTau, "entailment threshold τ: a citation is sound when its strength ν > τ")
 	fs.BoolVar(&o.Offline, "offline", false, "never use the network (report inputs)")
-	fs.BoolVar(&o.Detect, "detect", true, "look for contradictions between source excerpts (offline detector) and add them to the graph's")
+	fs.BoolVar(&o.Detect, "detect", true, "look for contradictions between sources (offline detector: a report's in the full texts of its sources, as eval does; a graph's in its excerpts) and add them to the graph's")
 }
 
 func (a *app) auditCmd() *cobra.Command {
@@ -117,11 +118,14 @@ verdicts and provenance path; no script, loads nothing).`,
 // audit loads the input, adds the contradictions the detector finds and
 // computes the metrics.
 func (a *app) audit(ctx context.Context, path string, opts auditOptions) (*prov.Graph, *prov.Metrics, error) {
-	g, err := a.auditInput(ctx, path, opts)
+	g, fromReport, err := a.auditInput(ctx, path, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	if opts.Detect {
+	// A report's contradictions were looked for by the pipeline, in the
+	// full texts of its sources (one audit path, the answer eval gives);
+	// a graph has only its excerpts.
+	if opts.Detect && !fromReport {
 		found, err := prov.FindContradictions(ctx, g, nil, nil)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", path, err)
@@ -140,21 +144,24 @@ func (a *app) audit(ctx context.Context, path string, opts auditOptions) (*prov.
 }
 
 // auditInput reads a graph, or builds one from a report through the eval
-// pipeline.
-func (a *app) auditInput(ctx context.Context, path string, opts auditOptions) (*prov.Graph, error) {
+// pipeline (fromReport).
+func (a *app) auditInput(ctx context.Context, path string, opts auditOptions) (g *prov.Graph, fromReport bool, err error) {
 	data, err := a.readInput(path)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	switch sniffAuditInput(path, data) {
 	case inputNative:
-		return decodeGraph(path, data, prov.Unmarshal)
+		g, err = decodeGraph(path, data, prov.Unmarshal)
+		return g, false, err
 	case inputPROV:
-		return decodeGraph(path, data, provjson.Unmarshal)
+		g, err = decodeGraph(path, data, provjson.Unmarshal)
+		return g, false, err
 	case inputJSONLD:
-		return nil, fmt.Errorf("%s: PROV-JSONLD is written, not read; give the native graph or PROV-JSON: %w", path, claimtrace.ErrInvalid)
+		return nil, false, fmt.Errorf("%s: PROV-JSONLD is written, not read; give the native graph or PROV-JSON: %w", path, claimtrace.ErrInvalid)
 	}
-	return a.graphFromReport(ctx, path, opts)
+	g, err = a.graphFromReport(ctx, path, opts)
+	return g, true, err
 }
 
 // readProvGraph reads a graph file (native or PROV-JSON); reports are refused.
@@ -269,7 +276,7 @@ func printAudit(w io.Writer, g *prov.Graph, m *prov.Metrics) {
 	}
 	fmt.Fprintf(w, "%s: %d claims, %d sources, %d reasoning steps, %d edges\n", name, len(g.Claims), len(g.Sources), len(g.Reasoning), len(g.Edges))
 	fmt.Fprintf(w, "  PCov   %-6s (%d/%d claims with complete provenance)\n", m.PCov, m.PCov.Num, m.PCov.Den)
-	fmt.Fprintf(w, "  PSnd   %-6s (%d/%d citation pairs with ν > %.2f)\n", m.PSnd, m.PSnd.Num, m.PSnd.Den, m.Tau)
+	fmt.Fprintf(w, "  PSnd   %-6s (%d/%d citation pairs with ν > %.2f; %d unverifiable: no strength, the source unread or unjudged)\n", m.PSnd, m.PSnd.Num, m.PSnd.Den, m.Tau, m.UnverifiablePairs)
 	if m.CTran.Defined() {
 		fmt.Fprintf(w, "  CTran  %-6s (%d/%d conflicts between sources surfaced)\n", m.CTran, m.CTran.Num, m.CTran.Den)
 	} else {

@@ -10,7 +10,8 @@ import (
 // graphFromReport builds the provenance graph of a report file through the
 // eval pipeline: parse, resolve every cited source (snapshot, page cache,
 // web unless offline), judge each (claim, source) pair, build the graph.
-// Contradictions are left to the caller (audit's --detect).
+// With --detect, contradictions are looked for in the full texts of the
+// sources, as eval does, so a report audits to the figures eval gives.
 func (a *app) graphFromReport(ctx context.Context, path string, opts auditOptions) (*prov.Graph, error) {
 	st, err := a.openStore(ctx, "")
 	if err != nil {
@@ -23,6 +24,9 @@ func (a *app) graphFromReport(ctx context.Context, path string, opts auditOption
 	}
 	v := defaultVerify()
 	v.judge, v.tau, v.contradictions = opts.Judge, opts.Tau, "none"
+	if opts.Detect {
+		v.contradictions = "offline"
+	}
 	eo := eval.Options{Mode: ff.mode(), Snapshot: opts.Snapshot, Fetcher: fetcher, Store: st, Concurrency: a.cfg.Concurrency,
 		MaxReportBytes: a.inputLimit()}
 	if s := a.newScholar(ff); s != nil {

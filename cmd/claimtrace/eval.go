@@ -267,8 +267,8 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 		}
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\ncited works: %d papers (%d matched the ground truth, %d after the cutoff, %d the survey itself), %d web pages, %d unresolvable; %d dangling markers\n",
-		c.Papers, c.Hits, c.PostCutoff, c.SourceSurvey, c.Web, c.Unresolvable, c.Dangling)
+	fmt.Fprintf(w, "\ncited works: %d papers (%d matched the ground truth, %d after the cutoff, %d the survey itself), %d web pages, %d unresolvable (dead or fabricated), %d unverifiable (alive, unreadable); %d dangling markers\n",
+		c.Papers, c.Hits, c.PostCutoff, c.SourceSurvey, c.Web, c.Unresolvable, c.Unverifiable, c.Dangling)
 	if c.ReportsWithoutRefs > 0 {
 		fmt.Fprintf(w, "%d report(s) cite no reference: precision undefined, excluded from its mean\n", c.ReportsWithoutRefs)
 	}
@@ -283,8 +283,8 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 			fmt.Fprintf(w, "non-cited statements: factual accuracy %s (%d decided, %d undecided)\n", pct(s.NonCited.FactualAccuracy), s.NonCited.Decided, s.NonCited.Undecided)
 		}
 	}
-	fmt.Fprintf(w, "provenance (τ = %.2f): PCov %s, PSnd %s, CTran %s (%d report(s) with conflicting sources), AEff proxy %s nodes a claim\n",
-		s.AAR.Tau, pct(s.AAR.PCov), pct(s.AAR.PSnd), pct(s.AAR.CTran), s.AAR.ReportsWithConflicts, num(s.AAR.AEffProxy))
+	fmt.Fprintf(w, "provenance (τ = %.2f): PCov %s, PSnd %s (%s of citation pairs unverifiable), CTran %s (%d report(s) with conflicting sources), AEff proxy %s nodes a claim\n",
+		s.AAR.Tau, pct(s.AAR.PCov), pct(s.AAR.PSnd), pct(s.AAR.MicroPSndUnverifiable), pct(s.AAR.CTran), s.AAR.ReportsWithConflicts, num(s.AAR.AEffProxy))
 	if l := s.LLM; l.Error != "" || l.Calls > 0 || l.CacheHits > 0 || l.Failed > 0 {
 		printModelCalls(w, l)
 	}

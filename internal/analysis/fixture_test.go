@@ -9,6 +9,7 @@ import (
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/prov"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -117,7 +118,7 @@ func (r report) result() *eval.Result {
 		nc.Accuracy = f(float64(nc.True) / float64(nc.True+nc.False))
 	}
 	res.NonCited = &nc
-	res.AAR = &eval.AAR{Tau: 0.5, PCov: r.pcov, PSnd: r.psnd}
+	res.AAR = &eval.AAR{Figures: prov.Figures{Tau: 0.5, PCov: r.pcov, PSnd: r.psnd}}
 	return res
 }
 

@@ -21,6 +21,7 @@ type CitationSummary struct {
 	Papers       int `json:"papers"`
 	Web          int `json:"web"`
 	Unresolvable int `json:"unresolvable"`
+	Unverifiable int `json:"unverifiable"`
 	PostCutoff   int `json:"post_cutoff"`
 	SourceSurvey int `json:"source_survey"`
 	NotInGT      int `json:"not_in_ground_truth"`
@@ -72,6 +73,7 @@ func (c *citationAcc) add(s CitationScore) {
 	c.s.Papers += s.Papers
 	c.s.Web += s.Web
 	c.s.Unresolvable += s.Unresolvable
+	c.s.Unverifiable += s.Unverifiable
 	c.s.PostCutoff += s.PostCutoff
 	c.s.SourceSurvey += s.SourceSurvey
 	c.s.NotInGT += s.NotInGT

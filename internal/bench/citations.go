@@ -40,8 +40,9 @@ type CitationInput struct {
 //
 // Works matching the same ground-truth reference (an arXiv preprint and its
 // published DOI, say) are one reference. The order of tests is: the survey
-// itself; a ground-truth match; no identity (unresolvable); not a paper;
-// published after the cutoff; not in the ground truth.
+// itself; a ground-truth match; dead or fabricated (unresolvable); alive
+// but unreadable, without identity (unverifiable); not a paper; published
+// after the cutoff; not in the ground truth.
 func ScoreCitations(in CitationInput) CitationScore {
 	s := CitationScore{Dangling: in.Dangling, Matched: []Matched{}, Unmatched: []Unmatched{}}
 	if in.Matcher != nil {
@@ -76,6 +77,9 @@ func ScoreCitations(in CitationInput) CitationScore {
 		case w.Kind == claimtrace.WorkUnknown:
 			s.Unresolvable++
 			miss(ReasonUnresolvable, w.Status)
+		case w.Kind == claimtrace.WorkUnverifiable:
+			s.Unverifiable++
+			miss(ReasonUnverifiable, w.Status)
 		case w.Kind == claimtrace.WorkWeb:
 			s.Web++
 			miss(ReasonNotAPaper, "")

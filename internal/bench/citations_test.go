@@ -105,3 +105,23 @@ func TestScoreCitationsNoReferences(t *testing.T) {
 }
 
 func ptr(f float64) *float64 { return &f }
+
+// TestScoreCitationsUnverifiable: a live page that could not be read is
+// neither a hit nor a fabrication: out of precision's denominator, counted
+// apart, summed by the aggregator.
+func TestScoreCitationsUnverifiable(t *testing.T) {
+	m := keyMatcher{distinct: 2, refs: map[string]GTMatch{"arxiv:2005.11401": {Ref: 0, BibID: "lewis2020", Method: "arxiv_id"}}}
+	s := ScoreCitations(CitationInput{Matcher: m, Works: []claimtrace.Work{
+		{Key: "arxiv:2005.11401", Kind: claimtrace.WorkPaper},
+		{Key: "url:https://www.sciencedirect.com/x", Kind: claimtrace.WorkUnverifiable, Status: "bot_wall"},
+		{Key: "url:https://dead.example/x", Kind: claimtrace.WorkUnknown, Status: "http 404"},
+	}})
+	if s.Unverifiable != 1 || s.Unresolvable != 1 || s.Papers != 1 || *s.Precision != 0.5 || *s.CompatPrecision != 1 {
+		t.Errorf("score = %+v, want precision 1/2 (the dead link), the wall apart", s)
+	}
+	var a CitationAggregator
+	a.Add("", s)
+	if sum := a.Summary(); sum.Unverifiable != 1 || *sum.MicroPrecision != 0.5 {
+		t.Errorf("summary = %+v", sum)
+	}
+}

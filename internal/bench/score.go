@@ -10,6 +10,9 @@ const (
 	ReasonPostCutoff   = "post_cutoff"
 	ReasonSourceSurvey = "source_survey"
 	ReasonUnresolvable = "unresolvable"
+	// ReasonUnverifiable is a live page that could not be read and gave no
+	// identity (docs/scoring.md): out of strict precision, counted apart.
+	ReasonUnverifiable = "unverifiable"
 	ReasonNotAPaper    = "not_a_paper"
 	ReasonNotInGT      = "not_in_ground_truth"
 )
@@ -38,9 +41,11 @@ type Unmatched struct {
 // CitationScore is the citation-quality result of one report.
 //
 // Precision follows the paper: matched / (scholarly works + unresolvable
-// citations), so dead or fabricated links count against the report.
-// CompatPrecision follows the released code, which silently drops them:
-// matched / scholarly works. Precision is nil for a report without a single
+// citations), so dead or fabricated links count against the report. A live
+// page that could not be read (unverifiable) is neither: it stays out of
+// the denominator, like a web page, and is counted in Unverifiable so a run
+// full of walls shows. CompatPrecision follows the released code, which
+// silently drops dead links too: matched / scholarly works. Precision is nil for a report without a single
 // reference (it is excluded from the mean and counted); recall is then 0.
 type CitationScore struct {
 	Matched   []Matched   `json:"matched"`
@@ -48,7 +53,8 @@ type CitationScore struct {
 
 	Papers       int `json:"papers"`       // distinct scholarly works (P/R denominator part)
 	Web          int `json:"web"`          // distinct web (non-scholarly) citations
-	Unresolvable int `json:"unresolvable"` // distinct citations with no identity
+	Unresolvable int `json:"unresolvable"` // distinct dead or fabricated citations
+	Unverifiable int `json:"unverifiable"` // distinct live citations that could not be read, without identity
 	PostCutoff   int `json:"post_cutoff"`
 	SourceSurvey int `json:"source_survey"`
 	NotInGT      int `json:"not_in_ground_truth"`

@@ -35,7 +35,7 @@ import (
 
 // Version identifies the pipeline's semantics. It is part of every run id,
 // so results stored by an older, different pipeline are never reused.
-const Version = "eval/1"
+const Version = "eval/2"
 
 // Unit kinds stored for a run.
 const (
@@ -381,7 +381,7 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 			return nil
 		}
 		if err != nil {
-			return err
+			return fmt.Errorf("report %s: %w", f.Task, err)
 		}
 		results[i] = r
 		// Progress is reported under the lock: callers need not be

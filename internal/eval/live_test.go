@@ -130,12 +130,13 @@ A flaky server holds this one [4].
 		"https://arxiv.org/abs/2312.99999":  bench.ReasonUnresolvable,
 		"https://doi.org/10.9999/made.up.1": bench.ReasonUnresolvable,
 		publisher.URL + "/blog/post":        bench.ReasonNotAPaper,
-		publisher.URL + "/flaky":            bench.ReasonUnresolvable,
+		// The server answered 503 to every try: alive, not fabricated.
+		publisher.URL + "/flaky": bench.ReasonUnverifiable,
 	}
 	if diff := cmp.Diff(wantReasons, reasons); diff != "" {
 		t.Errorf("reasons (-want +got):\n%s", diff)
 	}
-	if *res.Citation.Precision != 3.0/6 || *res.Citation.CompatPrecision != 1 {
+	if *res.Citation.Precision != 3.0/5 || *res.Citation.CompatPrecision != 1 || res.Citation.Unverifiable != 1 {
 		t.Errorf("precision %v compat %v: fabricated identifiers must count against the report only in precision",
 			*res.Citation.Precision, *res.Citation.CompatPrecision)
 	}

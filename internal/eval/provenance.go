@@ -13,24 +13,46 @@ import (
 const unitGraph = "graph"
 
 // AAR holds a report's provenance metrics, computed on its provenance graph
-// (DESIGN.md's definitions): the ratios and the counts they come from, so
-// reports can be pooled.
+// (DESIGN.md's definitions), in the shape audit --json writes them
+// (prov.Figures), with where the graph was written.
 type AAR struct {
-	Tau               float64               `json:"tau"`
-	Claims            int                   `json:"claims"`
-	Complete          int                   `json:"complete"`
-	PCov              *float64              `json:"pcov"`
-	PSnd              *float64              `json:"psnd"`
-	CTran             *float64              `json:"ctran"`
-	AEffProxy         *float64              `json:"aeff_proxy"`
-	AEffWords         *float64              `json:"aeff_words"`
-	CitationPairs     int                   `json:"citation_pairs"`
-	SoundPairs        int                   `json:"sound_pairs"`
-	Conflicts         int                   `json:"conflicts"`
-	SurfacedConflicts int                   `json:"surfaced_conflicts"`
-	ConflictList      []prov.ConflictStatus `json:"conflict_list,omitempty"`
+	prov.Figures
 	// Graph is the path of the report's graph in the output directory.
 	Graph string `json:"graph"`
+}
+
+// UnmarshalJSON reads the shape above, and the one results stored before it
+// had (counts beside the ratios, conflicts as a number and a list), so
+// that stored runs still show.
+func (a *AAR) UnmarshalJSON(b []byte) error {
+	type plain AAR
+	var p plain
+	err := json.Unmarshal(b, &p)
+	if err == nil {
+		*a = AAR(p)
+		return nil
+	}
+	var old struct {
+		Tau               float64
+		Claims, Complete  int
+		PCov, PSnd, CTran *float64
+		AEffProxy         *float64              `json:"aeff_proxy"`
+		AEffWords         *float64              `json:"aeff_words"`
+		CitationPairs     int                   `json:"citation_pairs"`
+		SoundPairs        int                   `json:"sound_pairs"`
+		Conflicts         int                   `json:"conflicts"`
+		SurfacedConflicts int                   `json:"surfaced_conflicts"`
+		ConflictList      []prov.ConflictStatus `json:"conflict_list"`
+		Graph             string
+	}
+	if json.Unmarshal(b, &old) != nil {
+		return err
+	}
+	*a = AAR{Figures: prov.Figures{Tau: old.Tau, Claims: old.Claims, PCov: old.PCov, PSnd: old.PSnd, CTran: old.CTran,
+		AEffProxy: old.AEffProxy, AEffWords: old.AEffWords,
+		Counts:    prov.Counts{CompleteClaims: old.Complete, CitationPairs: old.CitationPairs, SoundPairs: old.SoundPairs, Conflicts: old.Conflicts, SurfacedConflicts: old.SurfacedConflicts},
+		Conflicts: old.ConflictList}, Graph: old.Graph}
+	return nil
 }
 
 // provenance builds the report's provenance graph from its claims, resolved
@@ -115,16 +137,7 @@ func (e *Evaluator) provenance(ctx context.Context, res *Result, doc claimtrace.
 	if err != nil {
 		return err
 	}
-	a := &AAR{Tau: m.Tau, Claims: m.Claims, Complete: m.PCov.Num, CitationPairs: m.PSnd.Den, SoundPairs: m.PSnd.Num,
-		Conflicts: m.CTran.Den, SurfacedConflicts: m.CTran.Num, ConflictList: m.Conflicts,
-		PCov: ratio(m.PCov), PSnd: ratio(m.PSnd), CTran: ratio(m.CTran),
-		Graph: filepath.Join("graphs", res.Task+".json")}
-	if v, ok := m.AEffProxy.Value(); ok {
-		a.AEffProxy = &v
-	}
-	if v, ok := m.AEffWords.Value(); ok {
-		a.AEffWords = &v
-	}
+	a := &AAR{Figures: m.Figures(), Graph: filepath.Join("graphs", res.Task+".json")}
 	res.AAR = a
 	for i := range res.Claims {
 		if i >= len(m.PerClaim) {

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -218,7 +219,7 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 			res.FailedSources = append(res.FailedSources, k)
 		}
 		w := r.Work
-		if w.Kind == claimtrace.WorkUnknown && hints[k] != "" && biblio.IsScholarlyURL(w.URL) {
+		if (w.Kind == claimtrace.WorkUnknown || w.Kind == claimtrace.WorkUnverifiable) && hints[k] != "" && biblio.IsScholarlyURL(w.URL) {
 			w.Title, w.Kind, w.Via = hints[k], claimtrace.WorkPaper, "reference_list"
 			w.Key = biblio.Key(w)
 		}
@@ -232,9 +233,19 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 		works[w.Key] = &cp
 		order = append(order, w.Key)
 	}
-	list := make([]claimtrace.Work, 0, len(order))
-	for _, k := range order {
-		list = append(list, *works[k])
+	// One paper cited under several keys (its arXiv id, its DOI, a venue
+	// page, a title) is one work, whether or not it is in the ground truth.
+	list, into := joinByTitle(order, works)
+	for k, w := range adjusted {
+		if to, ok := into[w.Key]; ok {
+			w.Key = to
+			adjusted[k] = w
+		}
+	}
+	for i := range res.Sources {
+		if to, ok := into[res.Sources[i].Work.Key]; ok {
+			res.Sources[i].Work.Key = to
+		}
 	}
 
 	if e.opts.Dataset != nil {
@@ -292,6 +303,11 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 	}
 	res.NonCited = nc
 	if err := e.provenance(ctx, res, doc, adjusted, resolved); err != nil {
+		if errors.Is(err, claimtrace.ErrInvalid) {
+			// The report's own records do not make a graph: its failure,
+			// not the run's.
+			return e.fail(ctx, res, "provenance graph: "+err.Error())
+		}
 		return nil, err
 	}
 	res.Stats.Claims = len(doc.Claims)
@@ -366,6 +382,12 @@ func mergeWork(dst *claimtrace.Work, w claimtrace.Work) {
 	dst.Resolved = dst.Resolved || w.Resolved
 	if dst.Title == "" {
 		dst.Title = w.Title
+	}
+	if dst.ArXivID == "" {
+		dst.ArXivID = w.ArXivID
+	}
+	if dst.DOI == "" {
+		dst.DOI = w.DOI
 	}
 	if dst.Published.IsZero() {
 		dst.Published = w.Published

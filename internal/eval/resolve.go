@@ -242,19 +242,44 @@ func (e *Evaluator) resolve(ctx context.Context, t target) sourceResult {
 		w.URLs = []string{w.URL}
 	}
 	w.Key = biblio.Key(*w)
+	if w.Key == "" {
+		// A URL that is not one (https://, http://:80/) has no identity
+		// of its own; the target's key keeps it a source of its own, so
+		// it is one unresolvable citation of its report, never a hole in
+		// the graph.
+		w.Key = t.key()
+	}
 	return r
 }
 
+// resolveURL fetches one URL and learns what it can of the work behind it.
+// It separates two kinds of failure (docs/scoring.md):
+//
+//   - dead or fabricated: the host does not exist or never answered, the
+//     URL is refused or malformed, the server says the page does not exist
+//     (404, 410, another 4xx but the walls below, a "not found" page served
+//     as 200), or the URL's own resolver (doi.org, arxiv.org) does not know
+//     its identifier. The work is WorkUnknown: unresolvable.
+//   - alive but unreadable: the server answered, with a bot or login wall, a
+//     paywall, a script shell or too little text (or a walled status: 401,
+//     402, 403, 407, 429, 451, 5xx). Every identity signal the page gives is
+//     used whatever the wall (identifiers in the URL, citation_*/DC/og meta,
+//     the title); a scholarly identity found that way is a paper, matched as
+//     usual; without one, the page is a web page when its host or metadata
+//     says so, else WorkUnverifiable.
 func (e *Evaluator) resolveURL(ctx context.Context, raw string, r *sourceResult) {
 	w := &r.Work
 	w.URL = raw
 	w.ArXivID = biblio.ArXivID(raw)
 	w.DOI = biblio.DOI(raw)
 	if _, err := biblio.CanonicalURL(raw); err != nil {
+		w.ArXivID, w.DOI = "", ""
 		w.Kind, w.Status = claimtrace.WorkUnknown, "invalid url"
 		return
 	}
 	page, err := e.opts.Fetcher.Fetch(ctx, raw)
+	alive := false // the server answered, whatever it said
+	var content *fetch.Content
 	switch {
 	case err != nil && ctx.Err() != nil:
 		r.interrupted = true
@@ -267,57 +292,60 @@ func (e *Evaluator) resolveURL(ctx context.Context, raw string, r *sourceResult)
 		if r.Failed {
 			r.Err = err.Error()
 		}
+		if page != nil && walledStatus(page.Status) {
+			// Retries ran out on 429 or 5xx: the server is there.
+			alive = true
+			w.Status = fmt.Sprintf("http %d", page.Status)
+			content, _ = fetch.Extract(page)
+		}
 	case page.Status < 200 || page.Status >= 300:
 		w.Status = fmt.Sprintf("http %d", page.Status)
+		if walledStatus(page.Status) {
+			alive = true
+			content, _ = fetch.Extract(page)
+		}
 	default:
 		w.Status = "ok"
-		content, err := fetch.Extract(page)
+		c, err := fetch.Extract(page)
 		if err != nil {
+			// A body the extractor cannot read (an unsupported type, a
+			// broken PDF): the server answered.
 			w.Status = "unreadable: " + err.Error()
+			alive = true
 			break
 		}
-		r.Wall = content.Wall
-		if content.Wall != "" {
-			w.Status = content.Wall
-		} else {
+		content = c
+		r.Wall = c.Wall
+		switch c.Wall {
+		case "":
 			r.Fetched = true
 			sha := page.SHA256
 			if sha == "" {
 				sha = hashHex(page.Body)
 			}
-			if err := e.opts.Store.PutText(context.WithoutCancel(ctx), sha, content.Title, content.Text); err != nil {
+			if err := e.opts.Store.PutText(context.WithoutCancel(ctx), sha, c.Title, c.Text); err != nil {
 				// Without its text the source cannot be judged: a failed
 				// unit that --retry-failed redoes, never a silent gap.
 				r.Failed, r.Err = true, err.Error()
 			} else {
 				r.TextSHA = sha
 			}
-			r.text = headBytes(content.Text, metadataChars)
+			r.text = headBytes(c.Text, metadataChars)
+		case fetch.WallError:
+			// A "page not found" served as 200: the page is not there.
+			w.Status = c.Wall
+		default:
+			w.Status = c.Wall
+			alive = true
 		}
-		m := content.Meta
-		if w.ArXivID == "" && m.ArXivID != "" {
-			w.ArXivID = biblio.ArXivID(m.ArXivID)
-		}
-		if w.DOI == "" && m.DOI != "" {
-			w.DOI = strings.ToLower(m.DOI)
-		}
-		// Scholarly meta tags stand on their own: a PDF viewer shell or a
-		// script-rendered page has little text but exact citation_* tags.
-		if !r.Fetched && m.Scholarly && content.Wall == fetch.WallEmpty && m.Title != "" {
-			r.Fetched = true
-			w.Status = "ok (meta tags only)"
-		}
-		if r.Fetched {
-			w.Title = firstNonEmpty(m.Title, content.Title)
-			w.Authors = m.Authors
-			if !m.Date.IsZero() {
-				w.Published = m.Date.UTC()
-			}
-			if m.Scholarly {
-				w.Kind = claimtrace.WorkPaper
-				w.Via = "meta_tags"
-			}
-		}
+	}
+	if content != nil && (r.Fetched || alive) {
+		e.pageIdentity(w, content, r.Fetched)
+	}
+	if !r.Fetched && !alive && (w.ArXivID != "" || w.DOI != "") && identifierUnknown(raw, page) {
+		// The identifier's own resolver answered that it does not exist.
+		w.ArXivID, w.DOI = "", ""
+		w.Status += ": identifier not found"
 	}
 	identified := w.ArXivID != "" || w.DOI != ""
 	switch {
@@ -327,14 +355,91 @@ func (e *Evaluator) resolveURL(ctx context.Context, raw string, r *sourceResult)
 			w.Via = "url_id"
 		}
 	case w.Kind == claimtrace.WorkPaper:
-	case r.Fetched && biblio.IsScholarlyURL(raw):
+	case (r.Fetched || alive && w.Title != "") && biblio.IsScholarlyURL(raw):
 		w.Kind, w.Via = claimtrace.WorkPaper, "host"
 	case r.Fetched:
 		w.Kind, w.Via = claimtrace.WorkWeb, "page"
+	case alive && (biblio.IsWebHost(raw) || content != nil && webMeta(content.Meta)):
+		w.Kind, w.Via = claimtrace.WorkWeb, "host"
+		if !biblio.IsWebHost(raw) {
+			w.Via = "meta_tags"
+		}
+	case alive:
+		w.Kind = claimtrace.WorkUnverifiable
 	default:
 		w.Kind = claimtrace.WorkUnknown
 	}
-	w.Resolved = r.Fetched || identified
+	w.Resolved = r.Fetched || identified || w.Kind == claimtrace.WorkPaper && w.Via == "meta_tags"
+}
+
+// pageIdentity takes the identity a page gives: identifiers and the
+// citation_*/DC/og title from its meta tags whatever its wall, and its
+// <title> unless a bot or login wall wrote it (or the page was read).
+func (e *Evaluator) pageIdentity(w *claimtrace.Work, c *fetch.Content, read bool) {
+	m := c.Meta
+	if w.ArXivID == "" && m.ArXivID != "" {
+		w.ArXivID = biblio.ArXivID(m.ArXivID)
+	}
+	if w.DOI == "" && m.DOI != "" {
+		w.DOI = strings.ToLower(m.DOI)
+	}
+	title := m.Title
+	switch {
+	case read:
+		title = firstNonEmpty(m.Title, c.Title)
+	case m.Scholarly:
+	case c.Wall == fetch.WallBot || c.Wall == fetch.WallLogin || c.Wall == fetch.WallError || c.Wall == "":
+		// The wall's own title ("Just a moment..."), not the work's.
+		title = ""
+	}
+	if !read && !m.Scholarly && len(strings.Fields(title)) < 3 {
+		// "Loading…", "Home", a site name: not a work's title.
+		title = ""
+	}
+	w.Title = strings.TrimSpace(title)
+	w.Authors = m.Authors
+	if !m.Date.IsZero() {
+		w.Published = m.Date.UTC()
+	}
+	if m.Scholarly && w.Title != "" {
+		w.Kind, w.Via = claimtrace.WorkPaper, "meta_tags"
+	}
+}
+
+// walledStatus reports HTTP statuses by which a server that exists says
+// it will not serve the page now or to us: authentication, payment,
+// forbidden (bot walls), rate limits, legal blocks, server errors.
+func walledStatus(code int) bool {
+	switch code {
+	case 401, 402, 403, 407, 429, 451:
+		return true
+	}
+	return code >= 500 && code < 600
+}
+
+// identifierUnknown reports whether a dead URL was the identifier's own
+// resolver (doi.org for a DOI, arxiv.org for an arXiv id) answering that
+// the page does not exist: the identifier is made up.
+func identifierUnknown(raw string, page *fetch.Page) bool {
+	if page == nil || (page.Status != 404 && page.Status != 410) {
+		return false
+	}
+	c, err := biblio.CanonicalURL(raw)
+	if err != nil {
+		return false
+	}
+	host := strings.TrimPrefix(c, "https://")
+	if i := strings.IndexAny(host, "/?#"); i >= 0 {
+		host = host[:i]
+	}
+	return host == "doi.org" || host == "arxiv.org" || strings.HasSuffix(host, ".arxiv.org")
+}
+
+// webMeta reports metadata that declares a page not scholarly: an Open
+// Graph, Dublin Core or schema.org type such as website, article or
+// BlogPosting on a page without scholarly tags.
+func webMeta(m fetch.Meta) bool {
+	return !m.Scholarly && m.Type != "" && m.Type != "pdf"
 }
 
 // lookup asks the scholarly APIs for what the cheaper rungs did not give:

@@ -73,6 +73,12 @@ type AARSection struct {
 	CTran                *float64 `json:"ctran"`
 	ReportsWithConflicts int      `json:"reports_with_conflicts"`
 	AEffProxy            *float64 `json:"aeff_proxy"`
+	// PSndUnverifiable is the mean share of citation pairs without a
+	// strength (their source could not be read, or no verdict was given):
+	// PSnd counts them unsound, the match rate leaves them out.
+	PSndUnverifiable      *float64 `json:"psnd_unverifiable"`
+	MicroPSndUnverifiable *float64 `json:"micro_psnd_unverifiable"`
+	UnverifiablePairs     int      `json:"unverifiable_pairs"`
 }
 
 // LLMSection totals the run's model calls.
@@ -114,8 +120,8 @@ type ReportLine struct {
 func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Failure) *Summary {
 	s := &Summary{Run: e.run, Version: Version, Mode: e.opts.Mode, GeneratedAt: e.opts.Now(), Failures: fails, Scores: []ReportLine{}}
 	var agg bench.CitationAggregator
-	var pcov, psnd, ctran, aeff, citedClaims, pairs, match, nonCited, accuracy bench.Mean
-	var claims, complete, cpairs, sound int
+	var pcov, psnd, psndUnverifiable, ctran, aeff, citedClaims, pairs, match, nonCited, accuracy bench.Mean
+	var claims, complete, cpairs, sound, unverifiable int
 	var supported, partial, judged, decided, correct int
 	for _, r := range results {
 		if r == nil {
@@ -133,12 +139,14 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 		if a := r.AAR; a != nil {
 			pcov.Add(a.PCov)
 			psnd.Add(a.PSnd)
+			psndUnverifiable.Add(a.PSndUnverifiable)
 			ctran.Add(a.CTran)
 			aeff.Add(a.AEffProxy)
 			claims += a.Claims
-			complete += a.Complete
-			cpairs += a.CitationPairs
-			sound += a.SoundPairs
+			complete += a.Counts.CompleteClaims
+			cpairs += a.Counts.CitationPairs
+			sound += a.Counts.SoundPairs
+			unverifiable += a.Counts.UnverifiablePairs
 			line.PCov, line.PSnd = a.PCov, a.PSnd
 		}
 		if c := r.Cited; c != nil {
@@ -185,7 +193,8 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 	}
 	s.AAR = AARSection{Tau: e.opts.Tau, PCov: pcov.Value(), PSnd: psnd.Value(), CTran: ctran.Value(), AEffProxy: aeff.Value(),
 		MicroPCov: bench.Ratio(float64(complete), float64(claims)), MicroPSnd: bench.Ratio(float64(sound), float64(cpairs)),
-		ReportsWithConflicts: ctran.N()}
+		ReportsWithConflicts: ctran.N(), PSndUnverifiable: psndUnverifiable.Value(),
+		MicroPSndUnverifiable: bench.Ratio(float64(unverifiable), float64(cpairs)), UnverifiablePairs: unverifiable}
 	s.LLM = LLMTotals(ctx, e.opts.Store, e.run)
 	return s
 }

@@ -152,7 +152,7 @@ func TestHTTPSession(t *testing.T) {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	want := []string{"aeff_proxy", "aeff_words", "claims", "conflicts", "counts", "ctran", "gated", "pcov", "per_claim", "psnd", "session", "tau"}
+	want := []string{"aeff_proxy", "aeff_words", "claims", "conflicts", "counts", "ctran", "gated", "pcov", "per_claim", "psnd", "psnd_unverifiable", "session", "tau"}
 	if diff := cmp.Diff(want, sorted(keys)); diff != "" {
 		t.Errorf("metrics keys (-want +got):\n%s", diff)
 	}

@@ -32,35 +32,20 @@ func (s *Service) snapshot(ctx context.Context, id string) (*prov.Graph, *sessio
 	return ss.g, ss, nil
 }
 
-// MetricsResult are the AAR metrics of a session's graph as it stands.
-// Ratios are null when undefined (CTran without conflicts, PSnd without
-// citation pairs, everything without claims).
+// MetricsResult are the AAR metrics of a session's graph as it stands, in
+// the shape every output writes them (prov.Figures: ratios null when
+// undefined, the counts behind them, the conflicts K and whether the graph
+// surfaces each), with the claims the gate holds back.
 type MetricsResult struct {
-	Session   string   `json:"session"`
-	Tau       float64  `json:"tau"`
-	Claims    int      `json:"claims"`
-	PCov      *float64 `json:"pcov"`
-	PSnd      *float64 `json:"psnd"`
-	CTran     *float64 `json:"ctran"`
-	AEffProxy *float64 `json:"aeff_proxy"`
-	AEffWords *float64 `json:"aeff_words"`
-	Counts    Counts   `json:"counts"`
+	Session string `json:"session"`
+	prov.Figures
 	// Gated lists the claims the gate holds back, with the reasons.
-	Gated []GatedClaim `json:"gated"`
-	// Conflicts are the contradictions between sources (the set K) and
-	// whether the graph surfaces each.
-	Conflicts []prov.ConflictStatus `json:"conflicts"`
-	PerClaim  []ClaimFigures        `json:"per_claim,omitempty"`
+	Gated    []GatedClaim   `json:"gated"`
+	PerClaim []ClaimFigures `json:"per_claim,omitempty"`
 }
 
 // Counts are the numerators and denominators behind the ratios.
-type Counts struct {
-	CompleteClaims    int `json:"complete_claims"`
-	CitationPairs     int `json:"citation_pairs"`
-	SoundPairs        int `json:"sound_pairs"`
-	Conflicts         int `json:"conflicts"`
-	SurfacedConflicts int `json:"surfaced_conflicts"`
-}
+type Counts = prov.Counts
 
 // GatedClaim is a claim the gate holds back.
 type GatedClaim struct {
@@ -87,12 +72,10 @@ func (s *Service) Metrics(ctx context.Context, id string) (*MetricsResult, error
 		return nil, err
 	}
 	out := &MetricsResult{
-		Session: id, Tau: m.Tau, Claims: m.Claims,
-		PCov: ratio(m.PCov), PSnd: ratio(m.PSnd), CTran: ratio(m.CTran), AEffProxy: mean(m.AEffProxy), AEffWords: mean(m.AEffWords),
-		Counts:    Counts{m.PCov.Num, m.PSnd.Den, m.PSnd.Num, m.CTran.Den, m.CTran.Num},
-		Gated:     []GatedClaim{},
-		Conflicts: orEmpty(m.Conflicts),
-		PerClaim:  make([]ClaimFigures, len(m.PerClaim)),
+		Session:  id,
+		Figures:  m.Figures(),
+		Gated:    []GatedClaim{},
+		PerClaim: make([]ClaimFigures, len(m.PerClaim)),
 	}
 	for i, c := range m.PerClaim {
 		out.PerClaim[i] = claimFigures(c)
@@ -106,22 +89,6 @@ func (s *Service) Metrics(ctx context.Context, id string) (*MetricsResult, error
 		out.Gated = append(out.Gated, GatedClaim{ID: c.ID, Statement: ss.g.Claims[i].Statement, Reasons: a.gate.Reasons})
 	}
 	return out, nil
-}
-
-func ratio(r prov.Ratio) *float64 {
-	v, ok := r.Value()
-	if !ok {
-		return nil
-	}
-	return &v
-}
-
-func mean(m prov.Mean) *float64 {
-	v, ok := m.Value()
-	if !ok {
-		return nil
-	}
-	return &v
 }
 
 // Why is a claim's provenance path π(c) laid out for a reader, with the

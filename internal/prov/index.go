@@ -52,6 +52,10 @@ type Index struct {
 	words    []int32 // per source: words in its excerpt
 	resolved []bool  // per source
 
+	// conflicts is K: the graph's conflicts as a set, a pair listed twice
+	// (or reversed) about one entity counted once.
+	conflicts []Conflict
+
 	surfOnce sync.Once
 	surf     []ConflictStatus // Surfacing, computed once
 }
@@ -194,6 +198,7 @@ func NewIndex(g *Graph) (*Index, error) {
 		outFill[u]++
 	}
 	ix.checkDuplicates(&vs)
+	ix.conflicts = MergeConflicts(nil, g.Conflicts...)
 	if len(vs.list) == 0 {
 		// Cycles can only run through reasoning nodes when sources have no
 		// inputs and claims no outputs; report them once those rules hold.

@@ -114,8 +114,9 @@ type ClaimMetrics struct {
 	// Words is the number of words in the excerpts of S_c.
 	Words int `json:"words"`
 	// PSnd is the share of c's citation pairs (direct supports edges from a
-	// source) with ν > τ.
-	PSnd Ratio `json:"psnd"`
+	// source) with ν > τ; Unverifiable counts those without a ν.
+	PSnd         Ratio `json:"psnd"`
+	Unverifiable int   `json:"unverifiable_pairs"`
 	// CTran is the share of conflicts touching a source of π(c) that the
 	// graph surfaces.
 	CTran Ratio `json:"ctran"`
@@ -140,27 +141,78 @@ type Metrics struct {
 	// AEffWords is the mean over claims of the words in the excerpts of S_c.
 	AEffWords Mean `json:"aeff_words"`
 
+	// UnverifiablePairs counts the citation pairs in PSnd's denominator
+	// that carry no strength (Counts.UnverifiablePairs).
+	UnverifiablePairs int `json:"-"`
+
 	// Conflicts says for each element of K whether it is surfaced, and how.
 	Conflicts []ConflictStatus `json:"conflicts"`
 	PerClaim  []ClaimMetrics   `json:"per_claim"`
 }
 
-// MarshalJSON writes the metrics with their counts (complete claims,
-// citation pairs, sound pairs, conflicts, surfaced conflicts) beside the
-// ratios, so that reports can be pooled.
-func (m *Metrics) MarshalJSON() ([]byte, error) {
-	type plain Metrics
-	type counts struct {
-		CompleteClaims    int `json:"complete_claims"`
-		CitationPairs     int `json:"citation_pairs"`
-		SoundPairs        int `json:"sound_pairs"`
-		Conflicts         int `json:"conflicts"`
-		SurfacedConflicts int `json:"surfaced_conflicts"`
+// Counts are the numerators and denominators behind a report's ratios, so
+// that reports can be pooled (micro figures).
+type Counts struct {
+	CompleteClaims    int `json:"complete_claims"`
+	CitationPairs     int `json:"citation_pairs"`
+	SoundPairs        int `json:"sound_pairs"`
+	Conflicts         int `json:"conflicts"`
+	SurfacedConflicts int `json:"surfaced_conflicts"`
+	// UnverifiablePairs are the citation pairs without a strength ν: the
+	// source could not be read (dead, walled, too little text) or no
+	// verdict was given. PSnd counts them unsound (the AAR definition);
+	// a match rate leaves them out.
+	UnverifiablePairs int `json:"unverifiable_pairs"`
+}
+
+// Figures are a report's AAR metrics in the one shape every output writes
+// them (an evaluation's per-report file, audit --json and metrics.json,
+// the live API): each ratio, null when undefined, beside the counts it
+// comes from, and K with what surfaces each conflict.
+type Figures struct {
+	Tau       float64  `json:"tau"`
+	Claims    int      `json:"claims"`
+	PCov      *float64 `json:"pcov"`
+	PSnd      *float64 `json:"psnd"`
+	CTran     *float64 `json:"ctran"`
+	AEffProxy *float64 `json:"aeff_proxy"`
+	AEffWords *float64 `json:"aeff_words"`
+	// PSndUnverifiable is the share of citation pairs that are
+	// unverifiable (Counts.UnverifiablePairs), beside PSnd: PSnd ≤ 1 −
+	// PSndUnverifiable, and sound / (pairs − unverifiable) is on the match
+	// rate's footing.
+	PSndUnverifiable *float64         `json:"psnd_unverifiable"`
+	Counts           Counts           `json:"counts"`
+	Conflicts        []ConflictStatus `json:"conflicts"`
+}
+
+// Figures returns the report-level figures of m.
+func (m *Metrics) Figures() Figures {
+	f := Figures{Tau: m.Tau, Claims: m.Claims, PCov: ptr(m.PCov.Value()), PSnd: ptr(m.PSnd.Value()), CTran: ptr(m.CTran.Value()),
+		AEffProxy: ptr(m.AEffProxy.Value()), AEffWords: ptr(m.AEffWords.Value()),
+		PSndUnverifiable: ptr(Ratio{m.UnverifiablePairs, m.PSnd.Den}.Value()),
+		Counts:           Counts{m.PCov.Num, m.PSnd.Den, m.PSnd.Num, m.CTran.Den, m.CTran.Num, m.UnverifiablePairs},
+		Conflicts:        m.Conflicts}
+	if f.Conflicts == nil {
+		f.Conflicts = []ConflictStatus{}
 	}
+	return f
+}
+
+func ptr(v float64, ok bool) *float64 {
+	if !ok {
+		return nil
+	}
+	return &v
+}
+
+// MarshalJSON writes the metrics as their Figures with the per-claim
+// detail.
+func (m *Metrics) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		*plain
-		Counts counts `json:"counts"`
-	}{(*plain)(m), counts{m.PCov.Num, m.PSnd.Den, m.PSnd.Num, m.CTran.Den, m.CTran.Num}})
+		Figures
+		PerClaim []ClaimMetrics `json:"per_claim"`
+	}{m.Figures(), m.PerClaim})
 }
 
 // Compute validates g and computes its metrics with threshold tau.
@@ -195,6 +247,7 @@ func (ix *Index) Metrics(tau float64) (*Metrics, error) {
 		}
 		m.PSnd.Num += cm.PSnd.Num
 		m.PSnd.Den += cm.PSnd.Den
+		m.UnverifiablePairs += cm.Unverifiable
 		m.AEffProxy.Sum += float64(cm.Nodes)
 		m.AEffProxy.N++
 		m.AEffWords.Sum += float64(cm.Words)
@@ -235,14 +288,14 @@ func (ix *Index) newWalker(tau float64) (*walker, error) {
 		return nil, fmt.Errorf("tau %v: want 0 ≤ τ < 1: %w", tau, claimtrace.ErrInvalid)
 	}
 	w := &walker{ix: ix, tau: tau, statuses: ix.Surfacing()}
-	nk := len(ix.g.Conflicts)
+	nk := len(ix.conflicts)
 	w.surfaced = make([]bool, nk)
 	for i, st := range w.statuses {
 		w.surfaced[i] = st.Surfaced
 	}
 	deg := make([]int32, ix.ns+1)
 	ends := make([][2]int32, nk)
-	for i, c := range ix.g.Conflicts {
+	for i, c := range ix.conflicts {
 		a, _ := ix.Lookup(c.A)
 		b, _ := ix.Lookup(c.B)
 		ends[i] = [2]int32{a, b}
@@ -276,7 +329,10 @@ func (w *walker) claim(ci int, stamp uint32, cm *ClaimMetrics) {
 	for _, e := range ix.inEdge[ix.inStart[c]:ix.inStart[c+1]] {
 		if ix.rel[e] == Supports && int(ix.from[e]) < ix.ns {
 			cm.PSnd.Den++
-			if ix.nu[e] > w.tau { // NaN (unknown) compares false
+			switch nu := ix.nu[e]; {
+			case math.IsNaN(nu): // unknown: never sound
+				cm.Unverifiable++
+			case nu > w.tau:
 				cm.PSnd.Num++
 			}
 		}

@@ -53,7 +53,7 @@ func TestClaimMetrics(t *testing.T) {
 		{ID: "b", Gap: GapUnresolvedSource, GapNode: "s2", Sources: 1, Nodes: 1, Words: 2, PSnd: Ratio{1, 1}},
 		{ID: "c", Gap: GapNoSource, Reasoning: 1, Nodes: 1},
 		{ID: "d", Complete: true, Sources: 1, Nodes: 1, CTran: Ratio{0, 1}},
-		{ID: "e", Complete: true, Sources: 2, Reasoning: 2, Nodes: 4, Words: 5, PSnd: Ratio{0, 1}, CTran: Ratio{0, 2}},
+		{ID: "e", Complete: true, Sources: 2, Reasoning: 2, Nodes: 4, Words: 5, PSnd: Ratio{0, 1}, Unverifiable: 1, CTran: Ratio{0, 2}},
 		{ID: "f", Gap: GapNoSource},
 	}
 	if diff := cmp.Diff(want, m.PerClaim); diff != "" {
@@ -64,6 +64,10 @@ func TestClaimMetrics(t *testing.T) {
 	}
 	if got, want := m.PSnd, (Ratio{1, 3}); got != want {
 		t.Errorf("PSnd = %v, want %v", got, want)
+	}
+	// e's direct pair has no ν: unsound, and reported as unverifiable.
+	if f := m.Figures(); m.UnverifiablePairs != 1 || f.Counts.UnverifiablePairs != 1 || f.PSndUnverifiable == nil || *f.PSndUnverifiable != 1.0/3 {
+		t.Errorf("unverifiable pairs %d (figures %+v), want 1 of 3", m.UnverifiablePairs, f)
 	}
 	if got, want := m.AEffProxy, (Mean{10, 6}); got != want {
 		t.Errorf("AEffProxy = %v, want %v", got, want)
@@ -126,9 +130,50 @@ func TestMetricsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"tau":0.5,"claims":0,"pcov":null,"psnd":null,"ctran":null,"aeff_proxy":null,"aeff_words":null,` +
-		`"conflicts":[],"per_claim":[],"counts":{"complete_claims":0,"citation_pairs":0,"sound_pairs":0,"conflicts":0,"surfaced_conflicts":0}}`
+	want := `{"tau":0.5,"claims":0,"pcov":null,"psnd":null,"ctran":null,"aeff_proxy":null,"aeff_words":null,"psnd_unverifiable":null,` +
+		`"counts":{"complete_claims":0,"citation_pairs":0,"sound_pairs":0,"conflicts":0,"surfaced_conflicts":0,"unverifiable_pairs":0},"conflicts":[],"per_claim":[]}`
 	if string(b) != want {
 		t.Errorf("JSON of empty metrics:\n got %s\nwant %s", b, want)
+	}
+}
+
+// TestCTranSetOfConflicts: K is a set of unordered source pairs about an
+// entity. A hand-built graph listing a conflict twice, once reversed, has
+// one conflict there, whether or not a detector later merges its own
+// findings in (audit --detect=false used to give 3/4 here).
+func TestCTranSetOfConflicts(t *testing.T) {
+	g := &Graph{
+		Sources: []Source{{ID: "s1", Resolved: true}, {ID: "s2", Resolved: true}, {ID: "s3", Resolved: true}, {ID: "s4", Resolved: true}},
+		Claims:  []Claim{{ID: "a"}, {ID: "b"}},
+		Edges: []Edge{
+			{From: "s1", To: "a", Rel: Supports},
+			{From: "s2", To: "a", Rel: Contradicts}, // surfaces s1 ↔ s2
+			{From: "s3", To: "b", Rel: Supports},
+			{From: "s4", To: "b", Rel: Supports},
+		},
+		Conflicts: []Conflict{
+			{A: "s1", B: "s2", Entity: "accuracy"},
+			{A: "s2", B: "s1", Entity: "Accuracy "}, // the same conflict, reversed
+			{A: "s1", B: "s3", Entity: "accuracy"},  // hidden
+		},
+	}
+	m, err := Compute(g, DefaultTau)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.CTran != (Ratio{1, 2}) || len(m.Conflicts) != 2 {
+		t.Errorf("CTran = %d/%d over %d conflicts, want 1/2 over 2", m.CTran.Num, m.CTran.Den, len(m.Conflicts))
+	}
+	merged := g.Clone()
+	merged.Conflicts = MergeConflicts(nil, g.Conflicts...)
+	m2, err := Compute(merged, DefaultTau)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m2.CTran != m.CTran {
+		t.Errorf("CTran after merging = %v, before = %v: the detector flag must not change it", m2.CTran, m.CTran)
+	}
+	if p := m.PerClaim[0].CTran; p != (Ratio{1, 2}) {
+		t.Errorf("claim a: CTran %d/%d, want 1/2 (s1↔s2 surfaced, s1↔s3 hidden)", p.Num, p.Den)
 	}
 }

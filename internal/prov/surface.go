@@ -17,7 +17,9 @@ type ConflictStatus struct {
 	Via string `json:"via,omitempty"`
 }
 
-// Surfacing decides for every conflict of the graph whether it is surfaced.
+// Surfacing decides for every conflict of K whether it is surfaced. K is
+// the graph's conflicts as a set (MergeConflicts): a pair listed twice, or
+// once each way, about one entity is one conflict.
 // A conflict between sources a and b is surfaced when
 //
 //   - the graph records it: a contradicts edge u → v where one of the two
@@ -35,7 +37,7 @@ func (ix *Index) Surfacing() []ConflictStatus {
 // surfacing computes Surfacing; the index keeps its result, since a graph
 // does not change once indexed and pages ask for many claims' paths.
 func (ix *Index) surfacing() []ConflictStatus {
-	out := make([]ConflictStatus, len(ix.g.Conflicts))
+	out := make([]ConflictStatus, len(ix.conflicts))
 	if len(out) == 0 {
 		return out
 	}
@@ -45,7 +47,7 @@ func (ix *Index) surfacing() []ConflictStatus {
 	markT := make([]uint32, n)
 	var stack []int32
 	var candA, candB []int32
-	for i, c := range ix.g.Conflicts {
+	for i, c := range ix.conflicts {
 		out[i].Conflict = c
 		a, _ := ix.Lookup(c.A)
 		b, _ := ix.Lookup(c.B)
