@@ -129,3 +129,27 @@ func BenchmarkJudgeSourceWiCE(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOfflinePerPair times the offline judge on every pair of the
+// shared label sets, one JudgeSource call a pair (the source indexed each
+// time, as for a report citing a source once): ns/op is the time of one
+// pair, averaged over all of them.
+func BenchmarkOfflinePerPair(b *testing.B) {
+	pairs := sharedLabels(b, labels.SplitAll)
+	cal, err := DefaultCalibration()
+	if err != nil {
+		b.Fatal(err)
+	}
+	j, err := NewOffline(cal)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := pairs[i%len(pairs)]
+		if _, err := j.JudgeSource(ctx, p.Evidence, []string{p.Claim}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
