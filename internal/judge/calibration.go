@@ -73,8 +73,10 @@ type Weights struct {
 type Fit struct {
 	// Command is the command line that produced the file.
 	Command string `json:"command,omitempty"`
-	// Labels are the label files fitted on.
+	// Labels are the label files fitted on, Split of each.
 	Labels []string `json:"labels,omitempty"`
+	// Whole are label files fitted on whole (a set's own train split).
+	Whole []string `json:"whole,omitempty"`
 	// Split is the half of each dataset fitted on (labels.Split).
 	Split string `json:"split"`
 	// Metric is the metric maximized, averaged over datasets.
