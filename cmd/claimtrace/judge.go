@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -182,11 +183,13 @@ func printTotals(w io.Writer, t llm.Totals) {
 
 func (a *app) judgeCalibrateCmd() *cobra.Command {
 	var (
-		files  []string
-		whole  []string
-		out    string
-		split  string
-		metric string
+		files        []string
+		whole        []string
+		contra       []string
+		minPrecision float64
+		out          string
+		split        string
+		metric       string
 	)
 	cmd := &cobra.Command{
 		Use:   "calibrate --labels FILE [--out FILE]",
@@ -196,22 +199,43 @@ maximize the mean over datasets of macro-F1 (or balanced accuracy) on the
 chosen split, and writes the calibration as JSON (to --out, or stdout).
 Load it with judge eval --calibration FILE. Fit on --split calib (the
 default) and report on --split test; a set with its own train file is fit
-whole with --whole FILE (label files: see claimtrace judge --help).`,
-		Example: `  claimtrace judge calibrate --whole labels/citint/claims_train.jsonl --labels labels/wice/dev.jsonl --out cal.json`,
-		Args:    cobra.NoArgs,
+whole with --whole FILE (label files: see claimtrace judge --help).
+
+The contradiction threshold is not searched for the metric: it is the
+lowest at which contradicted is right on at least 60% (--min-contradicted-
+precision) of the pairs it is said of, gold contradicted or, where a set
+does not separate them, unsupported. --contradiction-labels FILE (read
+whole) adds a set with refutations that chooses only that threshold, not
+the weights and support thresholds, e.g. a set from another domain.`,
+		Example: `  claimtrace judge calibrate --contradiction-labels labels/citint/claims_train.jsonl \
+    --labels labels/attributionbench/dev.jsonl --labels labels/wice/dev.jsonl --split calib --out cal.json`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pairs, sp, err := readLabelFiles(files, whole, split)
+			pairs, sp, err := readLabelFiles(files, append(slices.Clone(whole), contra...), split)
 			if err != nil {
 				return err
 			}
-			cal, err := judge.Calibrate(cmd.Context(), pairs, judge.CalibrateOptions{Metric: metric})
+			var only []string
+			for _, f := range contra {
+				ps, err := labels.ReadFile(f)
+				if err != nil {
+					return err
+				}
+				for _, p := range ps {
+					if !slices.Contains(only, p.Dataset) {
+						only = append(only, p.Dataset)
+					}
+				}
+			}
+			cal, err := judge.Calibrate(cmd.Context(), pairs, judge.CalibrateOptions{Metric: metric, ContradictionOnly: only, MinContradictedPrecision: minPrecision})
 			if err != nil {
 				return err
 			}
 			cal.Fit.Split = string(sp)
 			cal.Fit.Labels = files
 			cal.Fit.Whole = whole
-			cal.Fit.Command = calibrateCommand(files, whole, sp, cal.Fit.Metric)
+			cal.Fit.ContradictionLabels = contra
+			cal.Fit.Command = calibrateCommand(files, whole, contra, sp, cal.Fit.Metric)
 			data, err := cal.Marshal()
 			if err != nil {
 				return err
@@ -231,6 +255,8 @@ whole with --whole FILE (label files: see claimtrace judge --help).`,
 	f := cmd.Flags()
 	f.StringArrayVar(&files, "labels", nil, "label file (JSONL, AttributionBench, WiCE or SciFact layout); repeatable")
 	f.StringArrayVar(&whole, "whole", nil, "label file fitted whole, whatever --split says (a set's own train split); repeatable")
+	f.StringArrayVar(&contra, "contradiction-labels", nil, "label file with refutations, read whole, that chooses only the contradiction threshold; repeatable")
+	f.Float64Var(&minPrecision, "min-contradicted-precision", judge.DefaultMinContradictedPrecision, "precision of contradicted the contradiction threshold must reach")
 	f.StringVar(&out, "out", "", "write the calibration here (default: stdout)")
 	f.StringVar(&split, "split", "calib", "which half of each dataset to fit on: calib, test or all")
 	f.StringVar(&metric, "metric", judge.MetricMacroF1, "metric to maximize: macro_f1 or balanced_accuracy")
@@ -238,9 +264,12 @@ whole with --whole FILE (label files: see claimtrace judge --help).`,
 	return cmd
 }
 
-func calibrateCommand(files, whole []string, sp labels.Split, metric string) string {
+func calibrateCommand(files, whole, contra []string, sp labels.Split, metric string) string {
 	var b strings.Builder
 	b.WriteString("claimtrace judge calibrate")
+	for _, f := range contra {
+		b.WriteString(" --contradiction-labels " + f)
+	}
 	for _, f := range whole {
 		b.WriteString(" --whole " + f)
 	}

@@ -70,15 +70,21 @@ func TestSharedHeldOut(t *testing.T) {
 	}
 }
 
-// TestDefaultCalibrationReproduces refits on the calibration half and
-// requires the shipped calibration to be exactly that fit: the defaults are
-// a product of `judge calibrate`, not hand-tuned.
+// TestDefaultCalibrationReproduces refits on the calibration half, with
+// Citation-Integrity's train split choosing the contradiction threshold
+// only, and requires the shipped calibration to be exactly that fit: the
+// defaults are a product of `judge calibrate`, not hand-tuned.
 func TestDefaultCalibrationReproduces(t *testing.T) {
 	if testing.Short() {
 		t.Skip("refits the calibration (seconds); skipped with -short")
 	}
 	pairs := sharedLabels(t, labels.SplitCalib)
-	got, err := Calibrate(context.Background(), pairs, CalibrateOptions{})
+	citint, err := labels.ReadFile(filepath.Join(sharedtest.Dir(t, "labels"), "citint", "claims_train.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs = append(citint, pairs...) // --contradiction-labels come first, as judge calibrate reads them
+	got, err := Calibrate(context.Background(), pairs, CalibrateOptions{ContradictionOnly: []string{"citint"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +93,7 @@ func TestDefaultCalibrationReproduces(t *testing.T) {
 		t.Fatal(err)
 	}
 	got.Fit.Split = string(labels.SplitCalib)
-	ignore := cmpopts.IgnoreFields(Fit{}, "Command", "Labels")
+	ignore := cmpopts.IgnoreFields(Fit{}, "Command", "Labels", "ContradictionLabels")
 	if diff := cmp.Diff(want, got, ignore, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
 		t.Errorf("refit differs from the shipped calibration.json (-shipped +refit); rerun judge calibrate:\n%s", diff)
 	}
