@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claimtrace/claimtrace/internal/judge/passage"
+	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
 // Citation markers and links are not part of what a claim asserts: "[7]"
@@ -46,12 +47,7 @@ func negated(text string, toks []passage.Token) bool {
 				continue
 			}
 		}
-		switch w {
-		case "not", "no", "never", "none", "neither", "nor", "nobody", "nothing", "nowhere",
-			"cannot", "without", "unable", "lacks", "lacked", "failed", "fails":
-			return true
-		}
-		if strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t") {
+		if lexical.IsNegation(w) {
 			return true
 		}
 	}
