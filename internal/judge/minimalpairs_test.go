@@ -142,6 +142,10 @@ func TestMinimalPairs(t *testing.T) {
 // a reason or a quote.
 func TestOfflineDeterministic(t *testing.T) {
 	pairs := readMinimalPairs(t)
+	// Two reversed words in one claim: a judge that walks a map of them
+	// names either in its reason.
+	pairs = append(pairs, minimalPair{ID: "two-cues", Evidence: "The larger firm paid higher wages than its rivals in every year of the survey.",
+		Supported: "The larger firm paid higher wages than its rivals.", Contradicted: "The smaller firm paid lower wages than its rivals."})
 	var source strings.Builder
 	var claims []string
 	for _, p := range pairs {
@@ -179,7 +183,7 @@ func TestOfflineDeterministic(t *testing.T) {
 		return b
 	}
 	first := run()
-	for i := range 5 {
+	for i := range 20 {
 		if got := run(); !bytes.Equal(first, got) {
 			t.Fatalf("run %d differs from the first:\n%s\n%s", i+2, first, got)
 		}
