@@ -202,8 +202,8 @@ default) and report on --split test; a set with its own train file is fit
 whole with --whole FILE (label files: see claimtrace judge --help).
 
 The contradiction threshold is not searched for the metric: it is the
-lowest at which contradicted is right on at least 60% (--min-contradicted-
-precision) of the pairs it is said of, gold contradicted or, where a set
+lowest at which contradicted is right on at least 60% of the pairs it is
+said of (--min-contradicted-precision), gold contradicted or, where a set
 does not separate them, unsupported. --contradiction-labels FILE (read
 whole) adds a set with refutations that chooses only that threshold, not
 the weights and support thresholds, e.g. a set from another domain.`,

@@ -32,8 +32,9 @@ func cleanClaim(s string) string {
 }
 
 // negated reports whether tokens (of text) contain a negation cue. "Not
-// only" adds rather than denies, and "not" before a negative prefix
-// ("not unusual") affirms: neither is a cue.
+// only" adds rather than denies, "not" before a negative prefix ("not
+// unusual") affirms, and "without" after a comparison word names the
+// baseline: none of them is a cue.
 func negated(text string, toks []passage.Token) bool {
 	for i, t := range toks {
 		if t.Kind != passage.Word {
@@ -47,7 +48,23 @@ func negated(text string, toks []passage.Token) bool {
 				continue
 			}
 		}
+		if w == "without" && comparing(text, toks[:i]) {
+			continue // "…over the same model without retrieval": the baseline, not a denial
+		}
 		if lexical.IsNegation(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// comparing reports a comparison word among toks: "over", "than",
+// "compared", "versus", "vs", "relative". After one, "without" names the
+// condition compared against ("than those without known infection").
+func comparing(text string, toks []passage.Token) bool {
+	for _, t := range toks {
+		switch strings.ToLower(text[t.Start:t.End]) {
+		case "over", "than", "compared", "versus", "vs", "relative":
 			return true
 		}
 	}
