@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -26,11 +27,23 @@ func (a *app) judgeCmd() *cobra.Command {
 		Long: `judge measures how well a judge agrees with human labels and fits the
 offline judge's thresholds.
 
-Label files are JSONL in any of three shapes, detected line by line:
+Label files are JSONL in any of four shapes, detected line by line:
 {claim, evidence, label} (label: supported / partial / unsupported /
-contradicted, synonyms, or a boolean), AttributionBench lines and WiCE
-claim-level lines. A deterministic hash split halves every dataset:
-calibrate on --split calib, report on --split test.`,
+contradicted, synonyms, or a boolean), AttributionBench lines, WiCE
+claim-level lines, and the SciFact layout (SciFact, Citation-Integrity):
+{id, claim, evidence: {doc_id: [{sentences, label}]}, cited_doc_ids}, with
+the documents in corpus.jsonl in the same folder as the claims file.
+A SciFact-layout claim gives one pair per cited document; the judge reads
+the whole document (title and every abstract sentence) as it would read a
+source, and the labelled sentences are the rationale. Its labels map
+SUPPORT → supported, REFUTE (or CONTRADICT) → contradicted, and
+NOT_ENOUGH_INFO (empty evidence) → unsupported: the document does not back
+the claim (unknown is kept for sources a judge cannot read). Such a set is
+named after its folder ("citint").
+
+A deterministic hash split halves every dataset: calibrate on --split
+calib, report on --split test. A set with its own train and dev files is
+better used whole: --whole FILE reads a file whatever --split says.`,
 	}
 	cmd.AddCommand(a.judgeEvalCmd(), a.judgeCalibrateCmd())
 	return cmd
@@ -39,6 +52,7 @@ calibrate on --split calib, report on --split test.`,
 func (a *app) judgeEvalCmd() *cobra.Command {
 	var (
 		files       []string
+		whole       []string
 		spec        string
 		promptsMode string
 		calPath     string
@@ -49,7 +63,7 @@ func (a *app) judgeEvalCmd() *cobra.Command {
 		concurrency int
 	)
 	cmd := &cobra.Command{
-		Use:   "eval --labels FILE [--judge offline|MODEL] [--prompts claimtrace|reportbench] [--json]",
+		Use:   "eval --labels FILE [--whole FILE] [--judge offline|MODEL] [--prompts claimtrace|reportbench] [--json]",
 		Short: "Score a judge against labelled pairs",
 		Long: `eval judges every labelled pair and prints accuracy, balanced accuracy,
 macro-F1 and the confusion matrix, overall and per source dataset.
@@ -62,6 +76,12 @@ prompts instead (A.4.3 then A.4.4, two calls per pair), for parity
 studies. Answers are cached in the store and every call is accounted:
 a rerun costs nothing, and the calls, tokens and cost are printed.
 
+Label files: see claimtrace judge --help (SciFact-layout sets such as
+Citation-Integrity map SUPPORT → supported, REFUTE → contradicted,
+NOT_ENOUGH_INFO → unsupported). Precision and recall of each predicted
+label are printed, and for sets with annotated rationale sentences how
+often the judge's evidence quote overlaps one.
+
 Each dataset is scored in its own label space: contradicted counts as
 unsupported where the gold labels do not separate them, and on binary
 datasets (AttributionBench) partial counts as supported or unsupported as
@@ -73,12 +93,13 @@ already paid for are in the cache.
 and llm {calls, cache_hits, failed, input_tokens, output_tokens, cost_usd, …}
 for LLM judges.`,
 		Example: `  claimtrace judge eval --labels labels/wice/dev.jsonl --split test
+  claimtrace judge eval --whole labels/citint/claims_dev.jsonl
   claimtrace judge eval --labels labels/wice/dev.jsonl --judge openai:gpt-4o-mini --json
   claimtrace judge eval --labels labels/wice/dev.jsonl --judge openai:gpt-4o --prompts reportbench`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			pairs, sp, err := readLabelFiles(files, split)
+			pairs, sp, err := readLabelFiles(files, whole, split)
 			if err != nil {
 				return err
 			}
@@ -138,7 +159,8 @@ for LLM judges.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVar(&files, "labels", nil, "label file (JSONL, AttributionBench or WiCE); repeatable")
+	f.StringArrayVar(&files, "labels", nil, "label file (JSONL, AttributionBench, WiCE or SciFact layout); repeatable")
+	f.StringArrayVar(&whole, "whole", nil, "label file read whole, whatever --split says (a set's own dev split); repeatable")
 	f.StringVar(&spec, "judge", "offline", "judge to score: offline, or a model (provider:model or a configured name)")
 	f.StringVar(&promptsMode, "prompts", judge.PromptsClaimtrace, "LLM judge prompts: claimtrace (batched, verified quotes) or reportbench (the paper's A.4, one pair per call)")
 	f.StringVar(&calPath, "calibration", "", "offline judge calibration file (default: the fitted one built in)")
@@ -147,7 +169,7 @@ for LLM judges.`,
 	f.StringVar(&verdicts, "verdicts", "", "also write every pair's verdict to this JSONL file")
 	f.StringVar(&storeDSN, "store", "", "store for the LLM response cache and call ledger (default: <data dir>/claimtrace.db)")
 	f.IntVar(&concurrency, "concurrency", 0, "evidence texts judged at once (default: GOMAXPROCS offline, llm.concurrency or 8 for models)")
-	cmd.MarkFlagRequired("labels")
+	cmd.MarkFlagsOneRequired("labels", "whole")
 	return cmd
 }
 
@@ -165,10 +187,13 @@ func printTotals(w io.Writer, t llm.Totals) {
 
 func (a *app) judgeCalibrateCmd() *cobra.Command {
 	var (
-		files  []string
-		out    string
-		split  string
-		metric string
+		files        []string
+		whole        []string
+		contra       []string
+		minPrecision float64
+		out          string
+		split        string
+		metric       string
 	)
 	cmd := &cobra.Command{
 		Use:   "calibrate --labels FILE [--out FILE]",
@@ -177,20 +202,44 @@ func (a *app) judgeCalibrateCmd() *cobra.Command {
 maximize the mean over datasets of macro-F1 (or balanced accuracy) on the
 chosen split, and writes the calibration as JSON (to --out, or stdout).
 Load it with judge eval --calibration FILE. Fit on --split calib (the
-default) and report on --split test.`,
+default) and report on --split test; a set with its own train file is fit
+whole with --whole FILE (label files: see claimtrace judge --help).
+
+The contradiction threshold is not searched for the metric: it is the
+lowest at which contradicted is right on at least 60% of the pairs it is
+said of (--min-contradicted-precision), gold contradicted or, where a set
+does not separate them, unsupported. --contradiction-labels FILE (read
+whole) adds a set with refutations that chooses only that threshold, not
+the weights and support thresholds, e.g. a set from another domain.`,
+		Example: `  claimtrace judge calibrate --contradiction-labels labels/citint/claims_train.jsonl \
+    --labels labels/attributionbench/dev.jsonl --labels labels/wice/dev.jsonl --split calib --out cal.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pairs, sp, err := readLabelFiles(files, split)
+			pairs, sp, err := readLabelFiles(files, append(slices.Clone(whole), contra...), split)
 			if err != nil {
 				return err
 			}
-			cal, err := judge.Calibrate(cmd.Context(), pairs, judge.CalibrateOptions{Metric: metric})
+			var only []string
+			for _, f := range contra {
+				ps, err := labels.ReadFile(f)
+				if err != nil {
+					return err
+				}
+				for _, p := range ps {
+					if !slices.Contains(only, p.Dataset) {
+						only = append(only, p.Dataset)
+					}
+				}
+			}
+			cal, err := judge.Calibrate(cmd.Context(), pairs, judge.CalibrateOptions{Metric: metric, ContradictionOnly: only, MinContradictedPrecision: minPrecision})
 			if err != nil {
 				return err
 			}
 			cal.Fit.Split = string(sp)
 			cal.Fit.Labels = files
-			cal.Fit.Command = calibrateCommand(files, sp, cal.Fit.Metric)
+			cal.Fit.Whole = whole
+			cal.Fit.ContradictionLabels = contra
+			cal.Fit.Command = calibrateCommand(files, whole, contra, sp, cal.Fit.Metric)
 			data, err := cal.Marshal()
 			if err != nil {
 				return err
@@ -208,17 +257,26 @@ default) and report on --split test.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVar(&files, "labels", nil, "label file (JSONL, AttributionBench or WiCE); repeatable")
+	f.StringArrayVar(&files, "labels", nil, "label file (JSONL, AttributionBench, WiCE or SciFact layout); repeatable")
+	f.StringArrayVar(&whole, "whole", nil, "label file fitted whole, whatever --split says (a set's own train split); repeatable")
+	f.StringArrayVar(&contra, "contradiction-labels", nil, "label file with refutations, read whole, that chooses only the contradiction threshold; repeatable")
+	f.Float64Var(&minPrecision, "min-contradicted-precision", judge.DefaultMinContradictedPrecision, "precision of contradicted the contradiction threshold must reach")
 	f.StringVar(&out, "out", "", "write the calibration here (default: stdout)")
 	f.StringVar(&split, "split", "calib", "which half of each dataset to fit on: calib, test or all")
 	f.StringVar(&metric, "metric", judge.MetricMacroF1, "metric to maximize: macro_f1 or balanced_accuracy")
-	cmd.MarkFlagRequired("labels")
+	cmd.MarkFlagsOneRequired("labels", "whole")
 	return cmd
 }
 
-func calibrateCommand(files []string, sp labels.Split, metric string) string {
+func calibrateCommand(files, whole, contra []string, sp labels.Split, metric string) string {
 	var b strings.Builder
 	b.WriteString("claimtrace judge calibrate")
+	for _, f := range contra {
+		b.WriteString(" --contradiction-labels " + f)
+	}
+	for _, f := range whole {
+		b.WriteString(" --whole " + f)
+	}
 	for _, f := range files {
 		b.WriteString(" --labels " + f)
 	}
@@ -226,13 +284,21 @@ func calibrateCommand(files []string, sp labels.Split, metric string) string {
 	return b.String()
 }
 
-// readLabelFiles reads and concatenates label files, keeping the split.
-func readLabelFiles(files []string, split string) ([]labels.Pair, labels.Split, error) {
+// readLabelFiles reads and concatenates label files: whole files entire,
+// the others keeping the split.
+func readLabelFiles(files, whole []string, split string) ([]labels.Pair, labels.Split, error) {
 	sp, err := labels.ParseSplit(split)
 	if err != nil {
 		return nil, "", err
 	}
 	var all []labels.Pair
+	for _, f := range whole {
+		ps, err := labels.ReadFile(f)
+		if err != nil {
+			return nil, "", err
+		}
+		all = append(all, ps...)
+	}
 	for _, f := range files {
 		ps, err := labels.ReadFile(f)
 		if err != nil {
@@ -241,7 +307,7 @@ func readLabelFiles(files []string, split string) ([]labels.Pair, labels.Split, 
 		all = append(all, labels.Filter(ps, sp)...)
 	}
 	if len(all) == 0 {
-		return nil, "", fmt.Errorf("no labelled pairs in %s (split %s): %w", strings.Join(files, ", "), sp, claimtrace.ErrInvalid)
+		return nil, "", fmt.Errorf("no labelled pairs in %s (split %s): %w", strings.Join(append(whole, files...), ", "), sp, claimtrace.ErrInvalid)
 	}
 	return all, sp, nil
 }
@@ -361,6 +427,7 @@ func printEvaluation(w io.Writer, ev judge.Evaluation, spec string, sp labels.Sp
 		return err
 	}
 	printConfusion(w, "all", ev.Confusion)
+	printClasses(w, "all", ev.Scores)
 	var datasets []string
 	for _, name := range ev.SourceNames() {
 		if !strings.Contains(name, "/") {
@@ -370,9 +437,27 @@ func printEvaluation(w io.Writer, ev judge.Evaluation, spec string, sp labels.Sp
 	if len(datasets) > 1 {
 		for _, name := range datasets {
 			printConfusion(w, name, ev.BySource[name].Confusion)
+			printClasses(w, name, ev.BySource[name])
 		}
 	}
 	return nil
+}
+
+// printClasses prints each predicted label's precision and recall, and
+// how often the evidence quote falls in an annotated rationale.
+func printClasses(w io.Writer, name string, s judge.Scores) {
+	for _, l := range printedLabels {
+		c := s.Class(l)
+		if c.Gold == 0 && c.Predicted == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s %s: precision %.3f (%d/%d predicted), recall %.3f (%d/%d gold)\n",
+			name, l, c.Precision, c.Correct, c.Predicted, c.Recall, c.Correct, c.Gold)
+	}
+	if r := s.Rationale; r != nil {
+		fmt.Fprintf(w, "%s rationale: %d of %d quotes overlap an annotated rationale sentence (%.3f; %d pairs with one)\n",
+			name, r.Hits, r.Quoted, r.Rate, r.Pairs)
+	}
 }
 
 func printConfusion(w io.Writer, name string, c judge.Confusion) {

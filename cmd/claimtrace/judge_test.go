@@ -102,7 +102,7 @@ func TestJudgeErrors(t *testing.T) {
 		{[]string{"judge", "eval", "--labels", labels, "--judge", "openai:gpt-4o", "--prompts", "paper"}, `prompts "paper"`},
 		{[]string{"judge", "eval", "--labels", labels, "--prompts", "reportbench"}, "--prompts reportbench needs a model judge"},
 		{[]string{"judge", "eval", "--labels", labels, "--judge", "openai:gpt-4o", "--calibration", labels}, "--calibration applies to the offline judge"},
-		{[]string{"judge", "eval"}, `required flag(s) "labels" not set`},
+		{[]string{"judge", "eval"}, "at least one of the flags in the group [labels whole] is required"},
 		{[]string{"judge", "eval", "--labels", labels, "--split", "train"}, `split "train"`},
 		{[]string{"judge", "eval", "--labels", filepath.Join(labelFixtures, "missing.jsonl")}, "missing.jsonl"},
 		{[]string{"judge", "eval", "--labels", labels, "--calibration", labels}, "calibration"},
@@ -112,6 +112,55 @@ func TestJudgeErrors(t *testing.T) {
 		_, errOut, code := runCLI(t, tt.args...)
 		if code == 0 || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want failure mentioning %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}
+
+// TestJudgeEvalSciFact reads a SciFact-layout set (claims beside
+// corpus.jsonl) whole, whatever --split says, and reports the rationale
+// figures.
+func TestJudgeEvalSciFact(t *testing.T) {
+	claims := filepath.Join(labelFixtures, "scifact", "claims.jsonl")
+	out, errOut, code := runCLI(t, "judge", "eval", "--whole", claims, "--split", "test", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		N         int                        `json:"n"`
+		Confusion map[string]map[string]int  `json:"confusion"`
+		BySource  map[string]json.RawMessage `json:"by_source"`
+		Rationale *struct {
+			Pairs int `json:"pairs"`
+		} `json:"rationale"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	if got.N != 5 {
+		t.Errorf("n = %d, want 5 (one pair per cited document of 4 claims)", got.N)
+	}
+	gold := make(map[string]int)
+	for g, row := range got.Confusion {
+		for _, n := range row {
+			gold[g] += n
+		}
+	}
+	if diff := cmp.Diff(map[string]int{"supported": 1, "contradicted": 2, "unsupported": 2}, gold); diff != "" {
+		t.Errorf("gold labels (-want +got):\n%s", diff)
+	}
+	if _, ok := got.BySource["scifact"]; !ok {
+		t.Errorf("by_source lacks the folder's name: %v", got.BySource)
+	}
+	if got.Rationale == nil || got.Rationale.Pairs != 3 {
+		t.Errorf("rationale = %+v, want 3 pairs with one", got.Rationale)
+	}
+	text, errOut, code := runCLI(t, "judge", "eval", "--whole", claims)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"all contradicted: precision", "quotes overlap an annotated rationale sentence"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
 		}
 	}
 }

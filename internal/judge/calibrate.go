@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 
 	"golang.org/x/sync/errgroup"
@@ -33,7 +34,20 @@ var (
 	gridDocument      = []float64{0, 0.25, 0.5}
 	gridNumberPenalty = []float64{0, 0.25, 0.5, 0.75}
 	gridNegation      = []float64{0, 0.25, 0.5}
-	gridContradiction = []float64{0.5, 0.7, 0.9, 2} // 2: cues never contradict
+	gridContradiction = []float64{0.6, 0.7, 0.8, 0.9, 1} // ascending; none fits: 2, cues never contradict
+)
+
+// The contradiction threshold is not searched for the metric: macro-F1
+// gains little from a rare class and loses as much from a wrong
+// contradicted as it gains from a right one, so it would switch the cues
+// off whatever they are worth. It is the lowest threshold at which
+// contradicted is right (the gold label is contradicted, or unsupported
+// where the dataset does not separate them) on at least
+// DefaultMinContradictedPrecision of the calibration pairs it is said of,
+// and is said of at least minContradictedPredictions of them.
+const (
+	DefaultMinContradictedPrecision = 0.6
+	minContradictedPredictions      = 5
 )
 
 const thresholdSteps = 50 // thresholds k/50, k = 0…50
@@ -47,6 +61,16 @@ type CalibrateOptions struct {
 	// Concurrency bounds the window sizes analysed and searched at once
 	// (default GOMAXPROCS).
 	Concurrency int
+	// MinContradictedPrecision is the precision of contradicted the
+	// contradiction threshold must reach on the pairs (default
+	// DefaultMinContradictedPrecision).
+	MinContradictedPrecision float64
+	// ContradictionOnly names datasets used only to choose the
+	// contradiction threshold, not in the metric the weights and support
+	// thresholds maximize: a set with refutations from another domain
+	// (Citation-Integrity's biomedical citing sentences) whose support
+	// thresholds would not carry over.
+	ContradictionOnly []string
 }
 
 // Calibrate fits the offline judge's weights and thresholds to labelled
@@ -71,6 +95,17 @@ func Calibrate(ctx context.Context, pairs []labels.Pair, opt CalibrateOptions) (
 			return Calibration{}, fmt.Errorf("calibrate: %s line %d: gold label %q: %w", p.Dataset, p.Line, p.Label, claimtrace.ErrInvalid)
 		}
 	}
+	if n := len(SpaceOf(pairs)); n > 0 {
+		left := 0
+		for name := range SpaceOf(pairs) {
+			if !slices.Contains(opt.ContradictionOnly, name) {
+				left++
+			}
+		}
+		if left == 0 {
+			return Calibration{}, fmt.Errorf("calibrate: every dataset is for the contradiction threshold only: %w", claimtrace.ErrInvalid)
+		}
+	}
 	// Each window size is analysed and searched on its own; the best
 	// window wins, the smaller one on a tie, as a sequential search would.
 	fits := make([]*fitter, len(gridWindow))
@@ -83,8 +118,12 @@ func Calibrate(ctx context.Context, pairs []labels.Pair, opt CalibrateOptions) (
 			if err != nil {
 				return err
 			}
-			fits[i] = newFitter(pairs, metric)
+			fits[i] = newFitter(pairs, metric, opt.ContradictionOnly)
 			fits[i].feats = feats
+			fits[i].minPrecision = opt.MinContradictedPrecision
+			if fits[i].minPrecision <= 0 {
+				fits[i].minPrecision = DefaultMinContradictedPrecision
+			}
 			fits[i].search(w, &bests[i])
 			return nil
 		})
@@ -100,7 +139,8 @@ func Calibrate(ctx context.Context, pairs []labels.Pair, opt CalibrateOptions) (
 		}
 	}
 	best, f := bests[bi], fits[bi]
-	best.Fit = &Fit{Split: string(labels.SplitAll), Metric: metric, Objective: f.bestObjective, Pairs: f.pairCounts(), Scores: f.bestScores, Grid: points}
+	best.Fit = &Fit{Split: string(labels.SplitAll), Metric: metric, Objective: f.bestObjective, Pairs: f.pairCounts(), Scores: f.bestScores, Grid: points,
+		Contradicted: &ContradictedFit{MinPrecision: f.minPrecision, Predicted: f.contraPredicted, Correct: f.contraCorrect}}
 	return best, nil
 }
 
@@ -145,13 +185,49 @@ type fitter struct {
 	ds       []int // dataset index of each pair
 	space    []LabelSpace
 	gold     []int // class index of each gold label
+	// inObjective marks the datasets the metric averages (objectiveSets
+	// of them); the others only choose the contradiction threshold.
+	inObjective   []bool
+	objectiveSets int
 
 	points        int
 	bestObjective float64
 	bestScores    map[string]float64
+
+	minPrecision                   float64
+	contraPredicted, contraCorrect int // at the chosen contradiction threshold
 }
 
-func newFitter(pairs []labels.Pair, metric string) *fitter {
+// contradictionThreshold returns the lowest threshold of
+// gridContradiction at which contradicted reaches the precision floor on
+// the pairs, or 2 (never) when none does.
+func (f *fitter) contradictionThreshold() float64 {
+	for _, tc := range gridContradiction {
+		cal := Calibration{Contradiction: tc}
+		predicted, correct := 0, 0
+		for i := range f.feats {
+			ft := &f.feats[i]
+			if ft.unknown != "" || len(ft.cands) == 0 || !cal.contradicted(ft) {
+				continue
+			}
+			predicted++
+			want := iUns
+			if f.space[f.ds[i]].Contradicted {
+				want = iCon
+			}
+			if f.gold[i] == want {
+				correct++
+			}
+		}
+		if predicted >= minContradictedPredictions && float64(correct) >= f.minPrecision*float64(predicted)-1e-9 {
+			f.contraPredicted, f.contraCorrect = predicted, correct
+			return tc
+		}
+	}
+	return 2
+}
+
+func newFitter(pairs []labels.Pair, metric string, contradictionOnly []string) *fitter {
 	f := &fitter{pairs: pairs, metric: metric, ds: make([]int, len(pairs)), gold: make([]int, len(pairs)), bestObjective: -1}
 	spaces := SpaceOf(pairs)
 	for name := range spaces {
@@ -162,6 +238,14 @@ func newFitter(pairs []labels.Pair, metric string) *fitter {
 	for i, name := range f.datasets {
 		pos[name] = i
 		f.space = append(f.space, spaces[name])
+		in := true
+		for _, c := range contradictionOnly {
+			in = in && c != name
+		}
+		f.inObjective = append(f.inObjective, in)
+		if in {
+			f.objectiveSets++
+		}
 	}
 	for i, p := range pairs {
 		f.ds[i] = pos[p.Dataset]
@@ -191,12 +275,13 @@ type tally struct {
 func (f *fitter) search(window int, best *Calibration) {
 	tallies := make([]tally, len(f.datasets))
 	scores := make(map[string]float64)
+	tc := f.contradictionThreshold()
 	for _, wb := range gridBigram {
 		for _, we := range gridEntity {
 			for _, wd := range gridDocument {
 				for _, np := range gridNumberPenalty {
 					for _, ng := range gridNegation {
-						for _, tc := range gridContradiction {
+						{
 							cal := Calibration{
 								Version:         CalibrationVersion,
 								Window:          window,
@@ -231,7 +316,7 @@ func (f *fitter) tallyAll(cal *Calibration, tallies []tally) {
 			continue
 		}
 		bi, s := cal.best(ft)
-		if bi >= 0 && cal.contradicted(ft, &ft.cands[bi]) {
+		if bi >= 0 && cal.contradicted(ft) {
 			t.contra[g]++
 			continue
 		}
@@ -283,6 +368,9 @@ func (f *fitter) sweep(cal *Calibration, tallies []tally, best *Calibration, sco
 				f.points++
 				sum := 0.0
 				for d := range f.datasets {
+					if !f.inObjective[d] {
+						continue
+					}
 					switch {
 					case f.space[d].Partial:
 						per[d] = tabs[d].both[a][b]
@@ -293,7 +381,7 @@ func (f *fitter) sweep(cal *Calibration, tallies []tally, best *Calibration, sco
 					}
 					sum += per[d]
 				}
-				obj := sum / float64(len(f.datasets))
+				obj := sum / float64(max(1, f.objectiveSets))
 				if obj > f.bestObjective+1e-12 {
 					f.bestObjective = obj
 					*best = *cal
@@ -302,7 +390,9 @@ func (f *fitter) sweep(cal *Calibration, tallies []tally, best *Calibration, sco
 					best.PartialIsSupported = partialIsSupported
 					clear(scores)
 					for d, name := range f.datasets {
-						scores[name] = per[d]
+						if f.inObjective[d] {
+							scores[name] = per[d]
+						}
 					}
 					f.bestScores = scores
 				}

@@ -30,9 +30,10 @@ type Calibration struct {
 	// supported, score ≥ Partial is partial, anything lower unsupported.
 	Supported float64 `json:"supported"`
 	Partial   float64 `json:"partial"`
-	// Contradiction is the least claim-word coverage of the best passage at
-	// which a contradiction cue (a conflicting number, a negation or antonym
-	// mismatch) turns the verdict into contradicted. Above 1 disables it.
+	// Contradiction is the least claim-word coverage of the sentence aligned
+	// with the claim at which a contradiction cue there (a conflicting
+	// number, a negation mismatch, a reversed direction word, a substituted
+	// name) turns the verdict into contradicted. Above 1 disables it.
 	Contradiction float64 `json:"contradiction"`
 	// Window is the number of sentences in a passage window (see
 	// passage.Options.Window).
@@ -43,8 +44,8 @@ type Calibration struct {
 	// numbers that the passage lacks (all missing: ×(1-NumberPenalty)).
 	NumberPenalty float64 `json:"number_penalty"`
 	// NegationPenalty scales the score by (1-NegationPenalty) when the
-	// passage's best sentence disagrees with the claim in negation or holds
-	// an antonym of a claim word.
+	// sentence aligned with the claim carries a negation, direction or name
+	// cue (below the contradiction threshold, or with it disabled).
 	NegationPenalty float64 `json:"negation_penalty"`
 	// PartialIsSupported maps partial to supported (rather than to
 	// unsupported) when a binary label set is scored, e.g. AttributionBench's
@@ -73,8 +74,13 @@ type Weights struct {
 type Fit struct {
 	// Command is the command line that produced the file.
 	Command string `json:"command,omitempty"`
-	// Labels are the label files fitted on.
+	// Labels are the label files fitted on, Split of each.
 	Labels []string `json:"labels,omitempty"`
+	// Whole are label files fitted on whole (a set's own train split).
+	Whole []string `json:"whole,omitempty"`
+	// ContradictionLabels are label files read whole that chose only the
+	// contradiction threshold (CalibrateOptions.ContradictionOnly).
+	ContradictionLabels []string `json:"contradiction_labels,omitempty"`
 	// Split is the half of each dataset fitted on (labels.Split).
 	Split string `json:"split"`
 	// Metric is the metric maximized, averaged over datasets.
@@ -87,6 +93,18 @@ type Fit struct {
 	Scores map[string]float64 `json:"scores"`
 	// Grid is the number of parameter combinations tried.
 	Grid int `json:"grid"`
+	// Contradicted records how the contradiction threshold was chosen.
+	Contradicted *ContradictedFit `json:"contradicted,omitempty"`
+}
+
+// ContradictedFit is the precision of contradicted at the fitted
+// contradiction threshold on the fitted pairs: Correct of Predicted
+// pairs, where correct means gold contradicted (or unsupported where a
+// dataset does not separate the two), at least MinPrecision.
+type ContradictedFit struct {
+	MinPrecision float64 `json:"min_precision"`
+	Predicted    int     `json:"predicted"`
+	Correct      int     `json:"correct"`
 }
 
 // DefaultCalibration returns the calibration shipped with the program. The

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claimtrace/claimtrace/internal/judge/passage"
+	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
 // Citation markers and links are not part of what a claim asserts: "[7]"
@@ -16,6 +17,8 @@ var (
 	markdownLinkRE = regexp.MustCompile(`\[([^\]]*)\]\([^)\s]+\)`)
 	bracketCiteRE  = regexp.MustCompile(`\[\^?\d+(?:\s*[,–-]\s*\^?\d+)*\]|【\d+[^】]*】`)
 	urlRE          = regexp.MustCompile(`https?://[^\s)\]>]+`)
+	// Citation-Integrity's placeholders: "[<|multi_cit|>]", "(<|other_cit|>)".
+	placeholderRE = regexp.MustCompile(`[\[(]?<\|[a-z_]*\|>[\])]?`)
 )
 
 // cleanClaim removes citation markers, links and URLs from a claim.
@@ -24,22 +27,44 @@ func cleanClaim(s string) string {
 	s = markdownLinkRE.ReplaceAllString(s, "$1")
 	s = bracketCiteRE.ReplaceAllString(s, " ")
 	s = urlRE.ReplaceAllString(s, " ")
+	s = placeholderRE.ReplaceAllString(s, " ")
 	return s
 }
 
-// negated reports whether tokens (of text) contain a negation cue.
+// negated reports whether tokens (of text) contain a negation cue. "Not
+// only" adds rather than denies, "not" before a negative prefix ("not
+// unusual") affirms, and "without" after a comparison word names the
+// baseline: none of them is a cue.
 func negated(text string, toks []passage.Token) bool {
-	for _, t := range toks {
+	for i, t := range toks {
 		if t.Kind != passage.Word {
 			continue
 		}
 		w := strings.ToLower(text[t.Start:t.End])
-		switch w {
-		case "not", "no", "never", "none", "neither", "nor", "nobody", "nothing", "nowhere",
-			"cannot", "without", "unable", "lacks", "lacked", "failed", "fails":
+		if w == "not" && i+1 < len(toks) {
+			// "not only" adds; "not unusual", "not impossible" affirm.
+			next := strings.ToLower(text[toks[i+1].Start:toks[i+1].End])
+			if next == "only" || strings.HasPrefix(next, "un") || strings.HasPrefix(next, "im") && len(next) > 6 {
+				continue
+			}
+		}
+		if w == "without" && comparing(text, toks[:i]) {
+			continue // "…over the same model without retrieval": the baseline, not a denial
+		}
+		if lexical.IsNegation(w) {
 			return true
 		}
-		if strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t") {
+	}
+	return false
+}
+
+// comparing reports a comparison word among toks: "over", "than",
+// "compared", "versus", "vs", "relative". After one, "without" names the
+// condition compared against ("than those without known infection").
+func comparing(text string, toks []passage.Token) bool {
+	for _, t := range toks {
+		switch strings.ToLower(text[t.Start:t.End]) {
+		case "over", "than", "compared", "versus", "vs", "relative":
 			return true
 		}
 	}
@@ -64,6 +89,13 @@ var antonymPairs = [][2]string{
 	{"efficient", "inefficient"}, {"effective", "ineffective"}, {"safe", "unsafe"},
 	{"significant", "insignificant"}, {"present", "absent"}, {"public", "private"},
 	{"internal", "external"}, {"upper", "lower"}, {"overestimate", "underestimate"},
+	{"rose", "fell"}, {"rose", "drop"}, {"rose", "decline"}, {"rise", "decline"}, {"raise", "lower"},
+	{"raise", "reduce"}, {"grew", "shrank"}, {"grow", "decline"}, {"expand", "shrink"}, {"expand", "shrank"},
+	{"improve", "worsen"}, {"improve", "impair"}, {"highest", "lowest"}, {"outperform", "underperform"},
+	{"faster", "slower"}, {"longer", "shorter"}, {"greater", "smaller"}, {"gain", "lost"},
+	{"increase", "lower"}, {"increase", "drop"}, {"increase", "fell"}, {"rose", "decrease"},
+	{"enhance", "reduce"}, {"enhance", "impair"}, {"upregulate", "downregulate"}, {"promote", "inhibit"},
+	{"promote", "suppress"}, {"activate", "inhibit"}, {"stronger", "weaker"}, {"older", "younger"},
 }
 
 // antonymIndex maps a stemmed word to the stems of its antonyms.

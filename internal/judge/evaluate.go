@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -42,6 +43,56 @@ type Scores struct {
 	BalancedAccuracy float64   `json:"balanced_accuracy"`
 	MacroF1          float64   `json:"macro_f1"`
 	Confusion        Confusion `json:"confusion"`
+	// Rationale counts how often the judge's evidence quote overlaps a
+	// sentence the annotators marked (SciFact-layout rationales); nil when
+	// no pair has one.
+	Rationale *RationaleScores `json:"rationale,omitempty"`
+}
+
+// RationaleScores measure evidence location against annotated rationales.
+type RationaleScores struct {
+	// Pairs have a rationale; Quoted of them got an evidence quote; Hits of
+	// those quotes overlap a rationale sentence.
+	Pairs  int `json:"pairs"`
+	Quoted int `json:"quoted"`
+	Hits   int `json:"hits"`
+	// Rate is Hits / Quoted.
+	Rate float64 `json:"rate"`
+}
+
+// ClassScores are one label's precision, recall and F1 as a predicted
+// class.
+type ClassScores struct {
+	Gold, Predicted, Correct int
+	Precision, Recall, F1    float64
+}
+
+// Class returns the figures of label l in s's confusion matrix.
+func (s Scores) Class(l claimtrace.Label) ClassScores {
+	var c ClassScores
+	for gold, row := range s.Confusion {
+		for pred, n := range row {
+			if gold == l {
+				c.Gold += n
+			}
+			if pred == l {
+				c.Predicted += n
+			}
+			if gold == l && pred == l {
+				c.Correct += n
+			}
+		}
+	}
+	if c.Predicted > 0 {
+		c.Precision = float64(c.Correct) / float64(c.Predicted)
+	}
+	if c.Gold > 0 {
+		c.Recall = float64(c.Correct) / float64(c.Gold)
+	}
+	if c.Precision+c.Recall > 0 {
+		c.F1 = 2 * c.Precision * c.Recall / (c.Precision + c.Recall)
+	}
+	return c
 }
 
 // Evaluation is the result of Evaluate: scores over all pairs and per
@@ -174,7 +225,57 @@ func Summarize(out []Outcome) Evaluation {
 	for k, c := range by {
 		ev.BySource[k] = ScoreConfusion(c)
 	}
+	// Rationale hits, overall and per dataset.
+	rat := make(map[string]*RationaleScores)
+	count := func(key string, o *Outcome) {
+		r := rat[key]
+		if r == nil {
+			r = &RationaleScores{}
+			rat[key] = r
+		}
+		r.Pairs++
+		if o.Verdict.Evidence == "" {
+			return
+		}
+		r.Quoted++
+		if quoteInRationale(o.Pair, o.Verdict.Evidence) {
+			r.Hits++
+		}
+	}
+	for i := range out {
+		if o := &out[i]; len(o.Pair.Rationale) > 0 {
+			count("", o)
+			count(o.Pair.Dataset, o)
+		}
+	}
+	for k, r := range rat {
+		if r.Quoted > 0 {
+			r.Rate = float64(r.Hits) / float64(r.Quoted)
+		}
+		if k == "" {
+			ev.Rationale = r
+			continue
+		}
+		s := ev.BySource[k]
+		s.Rationale = r
+		ev.BySource[k] = s
+	}
 	return ev
+}
+
+// quoteInRationale reports whether the quote (a substring of the pair's
+// evidence, found at its first occurrence) overlaps a rationale span.
+func quoteInRationale(p labels.Pair, quote string) bool {
+	i := strings.Index(p.Evidence, quote)
+	if i < 0 {
+		return false
+	}
+	for _, r := range p.Rationale {
+		if i < r.End && r.Start < i+len(quote) {
+			return true
+		}
+	}
+	return false
 }
 
 func groupByEvidence(pairs []labels.Pair) [][]int {

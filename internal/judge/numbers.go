@@ -22,6 +22,20 @@ type quantity struct {
 	// tol is the absolute difference still counted as the same number: half
 	// a unit of the literal's last digit, or 10% when hedged ("about 300").
 	tol float64
+	// tok is the index of the number's token in the tokens read.
+	tok int
+	// unit2 is the stem of a second word after the number, when the first
+	// one qualifies it ("12 transformer layers" → unit "transform", unit2
+	// "layer").
+	unit2 string
+	// lead holds the stems of the (at most two) content words within four
+	// words before the number ("a batch size of 32" → "size").
+	lead []string
+	// scale is the scale word after the number ("million"), if any.
+	scale string
+	// rangeTo marks the low end of a range ("6 to 11", "20%–35%",
+	// "between 6 and 11"); the next quantity is the high end.
+	rangeTo bool
 }
 
 // quantities reads the numbers of text (tokens from the same text).
@@ -30,14 +44,18 @@ func quantities(text string, toks []passage.Token) []quantity {
 	for i, t := range toks {
 		var v float64
 		decimals := 0
+		if t.Kind == passage.Number && partOfNumber(text, toks, i) {
+			continue // read with the number it continues
+		}
 		switch t.Kind {
 		case passage.Number:
+			term := joinedNumber(text, toks, i)
 			var err error
-			v, err = strconv.ParseFloat(t.Term, 64)
+			v, err = strconv.ParseFloat(term, 64)
 			if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
 				continue // "1.2.3": a version or section number, not a quantity
 			}
-			if _, frac, ok := strings.Cut(t.Term, "."); ok {
+			if _, frac, ok := strings.Cut(term, "."); ok {
 				decimals = len(frac)
 			}
 		case passage.Word:
@@ -49,9 +67,14 @@ func quantities(text string, toks []passage.Token) []quantity {
 		default:
 			continue
 		}
-		q := quantity{lit: text[t.Start:t.End], value: v}
+		last := i // the last token of the number ("50 000")
+		for t.Kind == passage.Number && numberGlue(text, toks, last) != "" {
+			last++
+		}
+		t.End = toks[last].End
+		q := quantity{lit: text[t.Start:t.End], value: v, tok: i}
 		mult := 1.0
-		next := i + 1
+		next := last + 1
 		cjkUnit := ""
 		switch rest := text[t.End:]; {
 		case strings.HasPrefix(rest, "万"): // "2100万人"
@@ -60,8 +83,9 @@ func quantities(text string, toks []passage.Token) []quantity {
 			mult = 1e8
 		case strings.HasPrefix(rest, "年"): // "2016年"
 			cjkUnit = unitYear
-		case next < len(toks) && adjacent(text, toks[i], toks[next]):
+		case next < len(toks) && adjacent(text, toks[last], toks[next]):
 			if mult = wordMultiplier(text[toks[next].Start:toks[next].End]); mult != 1 {
+				q.scale = strings.ToLower(text[toks[next].Start:toks[next].End])
 				next++
 			}
 		}
@@ -87,10 +111,18 @@ func quantities(text string, toks []passage.Token) []quantity {
 				q.unit = "%"
 			case !toks[next].Stop:
 				q.unit = toks[next].Term
+				if n2 := next + 1; n2 < len(toks) && toks[n2].Kind == passage.Word && !toks[n2].Stop && adjacent(text, toks[next], toks[n2]) {
+					q.unit2 = toks[n2].Term
+				}
 			}
 		}
+		q.lead = leadWords(text, toks, i)
+		q.rangeTo = rangeFollows(text, toks, i)
 		if t.Kind == passage.Number && !isSymbolUnit(q.unit) && mult == 1 && decimals == 0 && !strings.Contains(q.lit, ",") && len(t.Term) == 4 && v >= 1000 && v <= 2100 {
 			q.unit = unitYear // "in 2016", "2016 Grammy-nominated"
+		}
+		if y, ok := yearRangeEnd(text, toks, i); ok {
+			q.value, q.unit, q.tol = y, unitYear, 0.5 // "2018–19" ends in 2019
 		}
 		if q.unit != unitYear && hedged(text, toks, i) {
 			q.tol = math.Max(q.tol, 0.1*math.Abs(q.value))
@@ -98,6 +130,119 @@ func quantities(text string, toks []passage.Token) []quantity {
 		out = append(out, q)
 	}
 	return out
+}
+
+// yearRangeEnd reads a two-digit number after a year and a dash
+// ("2018–19", "1914-18") as the year it abbreviates.
+func yearRangeEnd(text string, toks []passage.Token, i int) (float64, bool) {
+	t := toks[i]
+	if i == 0 || t.Kind != passage.Number || len(t.Term) != 2 {
+		return 0, false
+	}
+	p := toks[i-1]
+	if p.Kind != passage.Number || len(p.Term) != 4 || p.End > t.Start {
+		return 0, false
+	}
+	switch text[p.End:t.Start] {
+	case "-", "–", "/":
+	default:
+		return 0, false
+	}
+	start, err1 := strconv.Atoi(p.Term)
+	end, err2 := strconv.Atoi(t.Term)
+	if err1 != nil || err2 != nil || start < 1000 || start > 2100 {
+		return 0, false
+	}
+	y := start/100*100 + end
+	if y < start {
+		y += 100
+	}
+	return float64(y), true
+}
+
+// numberGlue reports how token i+1 continues the number at token i: a
+// group of three digits after a space ("50 000", "499 000"), or decimals
+// after a raised dot ("1·3", as The Lancet writes them).
+func numberGlue(text string, toks []passage.Token, i int) string {
+	if i+1 >= len(toks) || toks[i].Kind != passage.Number || toks[i+1].Kind != passage.Number {
+		return ""
+	}
+	gap := text[toks[i].End:toks[i+1].Start]
+	next := toks[i+1].Term
+	switch gap {
+	case "·":
+		if !strings.ContainsAny(toks[i].Term, ".") && !strings.ContainsAny(next, ".") {
+			return "."
+		}
+	case " ", "\u00a0", "\u2009", "\u202f":
+		if len(next) == 3 && !strings.ContainsAny(next, ".") && len(toks[i].Term) <= 3 && !strings.ContainsAny(toks[i].Term, ".") {
+			return " "
+		}
+	}
+	return ""
+}
+
+// partOfNumber reports whether token i continues the number before it.
+func partOfNumber(text string, toks []passage.Token, i int) bool {
+	return i > 0 && numberGlue(text, toks, i-1) != ""
+}
+
+// joinedNumber returns the numeric term starting at token i with the
+// tokens that continue it.
+func joinedNumber(text string, toks []passage.Token, i int) string {
+	term := toks[i].Term
+	for k := i; ; k++ {
+		switch numberGlue(text, toks, k) {
+		case ".":
+			return term + "." + toks[k+1].Term
+		case " ":
+			term += toks[k+1].Term
+			continue
+		}
+		return term
+	}
+}
+
+// leadWords returns the stems of at most two content words within four
+// words before token i, skipping scale words and stopping at punctuation.
+func leadWords(text string, toks []passage.Token, i int) []string {
+	var out []string
+	for k := i - 1; k >= 0 && k >= i-4 && len(out) < 2; k-- {
+		t := toks[k]
+		if t.End <= toks[k+1].Start && strings.ContainsAny(text[t.End:toks[k+1].Start], ".;:!?()[]") {
+			break // (CJK bigrams overlap: no gap)
+		}
+		if t.Kind != passage.Word || t.Stop || wordMultiplier(text[t.Start:t.End]) != 1 {
+			continue
+		}
+		out = append(out, t.Term)
+	}
+	return out
+}
+
+// rangeFollows reports whether the number at token i opens a range: the
+// next number follows after "-", "–", "to", or "and" after "between",
+// with at most a percent sign or scale word between.
+func rangeFollows(text string, toks []passage.Token, i int) bool {
+	k := i + 1
+	for k < len(toks) && k <= i+3 && toks[k].Kind != passage.Number {
+		k++
+	}
+	if k >= len(toks) || toks[k].Kind != passage.Number {
+		return false
+	}
+	gap := strings.ToLower(text[toks[i].End:toks[k].Start])
+	for _, w := range []string{"%", "percent", "thousand", "million", "billion", "$", "€", "£"} {
+		gap = strings.ReplaceAll(gap, w, " ")
+	}
+	switch strings.TrimSpace(gap) {
+	case "-", "–", "to", "—":
+		return true
+	case "and":
+		lead := strings.ToLower(text[max(0, toks[i].Start-9):toks[i].Start])
+		return strings.Contains(lead, "between")
+	}
+	return false
 }
 
 // adjacent reports whether b follows a with only spaces or one hyphen

@@ -53,7 +53,7 @@ func TestOfflineVerdicts(t *testing.T) {
 		{"number conflict", "The Tozzer Library collection holds 120,000 volumes.", library, claimtrace.Contradicted, "260,000", "number conflict 120,000 vs 260,000"},
 		{"year conflict", "The Tozzer Library began as the library of the Peabody Museum in 1901.", library, claimtrace.Contradicted, "1866", "number conflict 1901 vs 1866"},
 		{"negation", "The museum is not open on Mondays.", library, claimtrace.Contradicted, "open on Mondays", "negation mismatch"},
-		{"antonym", "Sales of the guidebook decreased by 5% in 2020.", library, claimtrace.Contradicted, "increased", "antonym decreas/increas"},
+		{"antonym", "Sales of the guidebook decreased by 5% in 2020.", library, claimtrace.Contradicted, "increased", "direction conflict decreas/increas"},
 		{"empty source", "The Tozzer Library holds over 260,000 volumes.", "", claimtrace.Unknown, "", "source too short"},
 		{"stub source", "The Tozzer Library holds over 260,000 volumes.", "Loading…", claimtrace.Unknown, "", "source too short"},
 		{"claim without words", "[3]", library, claimtrace.Unknown, "", "no content words"},
@@ -191,14 +191,19 @@ func TestEntities(t *testing.T) {
 
 func TestNegated(t *testing.T) {
 	tests := map[string]bool{
-		"The museum is open on Mondays.":       false,
-		"The museum is not open on Mondays.":   true,
-		"The museum isn't open.":               true,
-		"The museum isn’t open.":               true,
-		"Admission without a ticket.":          true,
-		"No visitors are allowed.":             true,
-		"Nothing else matters; notable works.": true,
-		"A notable and noted knot.":            false,
+		"The museum is open on Mondays.":                              false,
+		"The museum is not open on Mondays.":                          true,
+		"The museum isn't open.":                                      true,
+		"The museum isn’t open.":                                      true,
+		"Admission without a ticket.":                                 true,
+		"No visitors are allowed.":                                    true,
+		"Nothing else matters; notable works.":                        true,
+		"A notable and noted knot.":                                   false,
+		"Accuracy rose by 14% over the same model without retrieval.": false,
+		"More side-effects than among those without known infection.": false,
+		"The model works without external retrieval.":                 true,
+		"Pesticides were classified not only by chemical class.":      false,
+		"It is not unusual for runners to develop a bradycardia.":     false,
 	}
 	for text, want := range tests {
 		if got := negated(text, passage.Tokenize(text)); got != want {

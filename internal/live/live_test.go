@@ -147,11 +147,14 @@ func TestGate(t *testing.T) {
 			soundSources: []string{"s1"},
 		},
 		{
-			name:    "number the source does not give",
-			in:      ClaimInput{Statement: claimWrongNum, Supports: []string{"s1"}},
-			gated:   true,
-			reasons: []string{"unsupported:"},
-			labels:  []claimtrace.Label{claimtrace.Partial},
+			// The source gives 14-18% for the same quantity: it
+			// contradicts the claim, and the gate says so.
+			name:     "number the source states otherwise",
+			in:       ClaimInput{Statement: claimWrongNum, Supports: []string{"s1"}},
+			gated:    true,
+			reasons:  []string{"unsupported:"},
+			warnings: []string{"contradicted:s1"},
+			labels:   []claimtrace.Label{claimtrace.Contradicted},
 		},
 		{
 			name:    "overgeneralization",

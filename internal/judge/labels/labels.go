@@ -9,7 +9,13 @@
 //     "attributable" | "not attributable", "src_dataset", "id"};
 //   - WiCE (claim level): {"claim", "evidence": [sentences of the cited
 //     page], "label": "supported" | "partially_supported" | "not_supported",
-//     "supporting_sentences", "meta": {"id"}}.
+//     "supporting_sentences", "meta": {"id"}};
+//   - the SciFact layout (SciFact, Citation-Integrity, …): {"id", "claim",
+//     "evidence": {doc_id: [{"sentences", "label": "SUPPORT" | "REFUTE" |
+//     "CONTRADICT"}]}, "cited_doc_ids"}, the documents read from
+//     corpus.jsonl beside the claims file. Each cited document gives one
+//     pair: SUPPORT → supported, REFUTE / CONTRADICT → contradicted, no
+//     evidence (NOT_ENOUGH_INFO) → unsupported.
 //
 // A deterministic hash split (Split) divides every dataset into a
 // calibration half and a test half, so thresholds are fitted on one half
@@ -45,6 +51,7 @@ const (
 	FormatPlain            Format = "jsonl"
 	FormatAttributionBench Format = "attributionbench"
 	FormatWiCE             Format = "wice"
+	FormatSciFact          Format = "scifact"
 )
 
 // Pair is one labelled claim–evidence pair.
@@ -52,8 +59,9 @@ type Pair struct {
 	// ID identifies the pair within its dataset (the file's id, or a hash of
 	// claim and evidence when the line has none); the split hashes it.
 	ID string `json:"id"`
-	// Dataset is "attributionbench", "wice", or for plain lines their
-	// "source" field, else the file's base name.
+	// Dataset is "attributionbench", "wice", for plain lines their
+	// "source" field, else the file's base name, and for SciFact-layout
+	// lines the name of the folder holding the file ("citint").
 	Dataset string `json:"dataset"`
 	// Subset is a dataset's component (AttributionBench's src_dataset).
 	Subset   string `json:"subset,omitempty"`
@@ -64,6 +72,9 @@ type Pair struct {
 	Format Format           `json:"format"`
 	// Line is the 1-based line number in the file read.
 	Line int `json:"line"`
+	// Rationale holds the spans of Evidence that the annotators marked as
+	// the reason for the label (SciFact's rationale sentences), if any.
+	Rationale []Span `json:"rationale,omitempty"`
 }
 
 // MaxLineBytes bounds one JSONL line (WiCE lines hold whole web pages).
@@ -81,7 +92,8 @@ func ReadFile(path string) ([]Pair, error) {
 
 // Read reads labelled pairs from r; name (a file path) appears in errors
 // and, without its extension, is the dataset name of plain lines that carry
-// no "source".
+// no "source". SciFact-layout lines read their documents from corpus.jsonl
+// in name's folder (once, at the first such line).
 func Read(r io.Reader, name string) ([]Pair, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLineBytes)
@@ -89,6 +101,11 @@ func Read(r io.Reader, name string) ([]Pair, error) {
 	if base == "" || base == "." || base == "/" {
 		base = string(FormatPlain)
 	}
+	sciDataset := filepath.Base(filepath.Dir(name))
+	if sciDataset == "" || sciDataset == "." || sciDataset == string(filepath.Separator) {
+		sciDataset = base
+	}
+	var corpus Corpus
 	var out []Pair
 	line := 0
 	for sc.Scan() {
@@ -97,7 +114,30 @@ func Read(r io.Reader, name string) ([]Pair, error) {
 		if len(b) == 0 {
 			continue
 		}
-		p, err := ParseLine(b, base)
+		l, err := decodeLine(b)
+		if err != nil {
+			return nil, fmt.Errorf("labels %s:%d: %w", name, line, err)
+		}
+		if isSciFact(&l) {
+			if l.Claim == nil {
+				return nil, fmt.Errorf("labels %s:%d: no \"claim\" field: %w", name, line, claimtrace.ErrInvalid)
+			}
+			if corpus == nil {
+				if corpus, err = readCorpusBeside(name); err != nil {
+					return nil, err
+				}
+			}
+			ps, err := sciFactPairs(b, sciDataset, corpus)
+			if err != nil {
+				return nil, fmt.Errorf("labels %s:%d: %w", name, line, err)
+			}
+			for _, p := range ps {
+				p.Line = line
+				out = append(out, p)
+			}
+			continue
+		}
+		p, err := parseDecoded(&l, base)
 		if err != nil {
 			return nil, fmt.Errorf("labels %s:%d: %w", name, line, err)
 		}
@@ -122,6 +162,7 @@ type line struct {
 	SrcDataset          string          `json:"src_dataset"`
 	SupportingSentences json.RawMessage `json:"supporting_sentences"`
 	Meta                map[string]any  `json:"meta"`
+	CitedDocIDs         json.RawMessage `json:"cited_doc_ids"`
 }
 
 // format tells the format of a decoded line by its fields.
@@ -135,13 +176,29 @@ func (l *line) format() Format {
 	return FormatPlain
 }
 
-// ParseLine parses one non-empty line in any of the formats; dataset names
-// plain lines without a "source".
+// ParseLine parses one non-empty line in any of the formats but the
+// SciFact layout (which needs its corpus: see Read); dataset names plain
+// lines without a "source".
 func ParseLine(b []byte, dataset string) (Pair, error) {
+	l, err := decodeLine(b)
+	if err != nil {
+		return Pair{}, err
+	}
+	if isSciFact(&l) {
+		return Pair{}, fmt.Errorf("a SciFact-layout line needs its %s: read the file: %w", CorpusFile, claimtrace.ErrInvalid)
+	}
+	return parseDecoded(&l, dataset)
+}
+
+func decodeLine(b []byte) (line, error) {
 	var l line
 	if err := json.Unmarshal(b, &l); err != nil {
-		return Pair{}, fmt.Errorf("not a JSON object: %w: %w", err, claimtrace.ErrInvalid)
+		return line{}, fmt.Errorf("not a JSON object: %w: %w", err, claimtrace.ErrInvalid)
 	}
+	return l, nil
+}
+
+func parseDecoded(l *line, dataset string) (Pair, error) {
 	if l.Claim == nil {
 		return Pair{}, fmt.Errorf("no \"claim\" field: %w", claimtrace.ErrInvalid)
 	}

@@ -19,7 +19,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/kljensen/snowball/english"
+	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
 // Kind classifies a token.
@@ -184,7 +184,7 @@ func (a *Analyzer) stem(lower string) string {
 	}
 	s := lower
 	if isASCIIWord(lower) {
-		s = english.Stem(lower, true)
+		s = lexical.Stem(lower)
 	}
 	if a.stems != nil {
 		a.stems[lower] = s
@@ -240,24 +240,5 @@ func isASCIIWord(s string) bool {
 	return true
 }
 
-// isStopWord reports English function words: Snowball's list plus modal and
-// discourse words that carry no checkable content.
-func isStopWord(lower string) bool {
-	if english.IsStopWord(lower) {
-		return true
-	}
-	switch lower {
-	case "also", "would", "could", "may", "might", "must", "shall", "can",
-		"however", "thus", "therefore", "although", "though", "yet", "via",
-		"etc", "e.g", "i.e", "among", "per", "within", "whose", "whether",
-		"upon", "onto", "us", "'s", "s", "let", "like", "many", "much",
-		"well", "even", "still", "since", "including", "additionally", "furthermore", "moreover",
-		"overall", "instead", "meanwhile", "hence", "indeed", "namely", "i", "thereby", "whereas":
-		return true
-	}
-	// Contractions: "it's", "don't", "they're" are function words.
-	if i := strings.IndexByte(lower, '\''); i > 0 {
-		return english.IsStopWord(lower[:i]) || strings.HasSuffix(lower, "n't")
-	}
-	return false
-}
+// isStopWord reports English function words (lexical.IsStopWord).
+func isStopWord(lower string) bool { return lexical.IsStopWord(lower) }

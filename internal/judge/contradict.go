@@ -1,0 +1,638 @@
+package judge
+
+import (
+	"math"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/claimtrace/claimtrace/internal/judge/passage"
+)
+
+// Kinds of contradiction the offline judge recognises.
+const (
+	conflictNumber    = "number"
+	conflictNegation  = "negation"
+	conflictDirection = "direction"
+	conflictEntity    = "entity"
+)
+
+// conflict is a contradiction cue between a claim and the one sentence of
+// the source that says most of what the claim says (the aligned sentence).
+type conflict struct {
+	kind   string // "" when the sentence does not contradict the claim
+	detail string // "24 vs 12", "decreas/increas", "Microsoft vs Google"
+	// cover is the share of the claim's content words found in the aligned
+	// sentence, the words the cue swaps counted as found: how surely the
+	// sentence speaks of what the claim speaks of.
+	cover float64
+	// sent is the aligned sentence (an index of the source's sentences).
+	sent int
+}
+
+func (c conflict) String() string {
+	switch c.kind {
+	case "":
+		return ""
+	case conflictNegation:
+		return "negation mismatch"
+	}
+	return c.kind + " conflict " + c.detail
+}
+
+// findConflict aligns the claim with the best sentence among the ranked
+// passages and looks for a contradiction there. Only the aligned sentence
+// is read: a number or name stated elsewhere in the source is about
+// something else as often as not. The sentence with most claim words
+// wins, then the one with most claim numbers, then the earliest, so the
+// result does not depend on the order of the passages.
+func (j *Offline) findConflict(ix *passage.Index, ci *claimInfo, ps []passage.Passage) conflict {
+	best, bestHits, bestNums := -1, 0, 0
+	for _, p := range ps {
+		for s := p.First; s < p.Last; s++ {
+			hits, nums := sentenceHits(ix.SentenceTokens(s), ci)
+			if hits > bestHits || hits == bestHits && hits > 0 && (nums > bestNums || nums == bestNums && s < best) {
+				best, bestHits, bestNums = s, hits, nums
+			}
+		}
+	}
+	if best < 0 || len(ci.terms) == 0 {
+		return conflict{}
+	}
+	src := ix.Text()
+	toks := ix.SentenceTokens(best)
+	c := conflict{sent: best}
+	cover := func(extra int) float64 { return math.Min(1, ratio(bestHits+extra, len(ci.terms))) }
+	if d := numberConflict(ci, src, toks); d != "" {
+		c.kind, c.detail, c.cover = conflictNumber, d, cover(0)
+		return c
+	}
+	if d, n := entityConflict(ci, src, toks, ix.Contains); d != "" {
+		c.kind, c.detail, c.cover = conflictEntity, d, cover(n)
+		return c
+	}
+	clause := alignedClause(src, toks, ci.terms)
+	if d := j.directionConflict(ci, src, toks, clause); d != "" {
+		c.kind, c.detail, c.cover = conflictDirection, d, cover(1)
+		return c
+	}
+	if negationConflict(ci, src, toks) {
+		c.kind, c.cover = conflictNegation, cover(0)
+	}
+	return c
+}
+
+// negationConflict compares, clause by clause, the polarity of the claim
+// with the clause of the aligned sentence that repeats most of it: a
+// negation counts only where the clause it sits in says what the claim's
+// clause says (at least two of its words and 60% of them).
+func negationConflict(ci *claimInfo, src string, stoks []passage.Token) bool {
+	claimClauses := clauses(ci.text, ci.toks)
+	for ci0, cc := range claimClauses {
+		terms := make(map[string]bool)
+		for _, t := range cc {
+			if t.Content() {
+				terms[t.Term] = true
+			}
+		}
+		if len(terms) < 2 {
+			continue
+		}
+		ec := alignedClause(src, stoks, terms)
+		hits := 0
+		seen := make(map[string]bool)
+		for _, t := range ec {
+			if terms[t.Term] && !seen[t.Term] {
+				seen[t.Term] = true
+				hits++
+			}
+		}
+		if hits < 2 || ratio(hits, len(terms)) < 0.6 || bestClause(claimClauses, ec) != ci0 {
+			continue // the source's clause says more of another claim clause
+		}
+		if negated(ci.text, cc) != negated(src, ec) {
+			return true
+		}
+	}
+	return false
+}
+
+// sentenceHits counts the claim's distinct content words and numbers in a
+// sentence.
+func sentenceHits(toks []passage.Token, ci *claimInfo) (hits, nums int) {
+	seen := make(map[string]bool, len(toks))
+	for _, t := range toks {
+		if seen[t.Term] {
+			continue
+		}
+		seen[t.Term] = true
+		switch {
+		case t.Content() && ci.terms[t.Term]:
+			hits++
+		case t.Kind == passage.Number && numberIn(t.Term, ci.toks):
+			nums++
+		}
+	}
+	return hits, nums
+}
+
+// alignedClause returns the tokens of the clause of a sentence that holds
+// most claim words (the longer on a tie): a negation or a direction word in another clause
+// ("…reduced ischaemic stroke, but not haemorrhagic stroke") is about
+// something else.
+func alignedClause(src string, toks []passage.Token, terms map[string]bool) []passage.Token {
+	var best []passage.Token
+	bestHits := -1
+	for _, cl := range clauses(src, toks) {
+		hits := 0
+		for _, t := range cl {
+			if t.Content() && terms[t.Term] {
+				hits++
+			}
+		}
+		if hits > bestHits || hits == bestHits && len(cl) > len(best) {
+			best, bestHits = cl, hits // on a tie the longer clause, the main one more often than not
+		}
+	}
+	return best
+}
+
+// bestClause returns the index of the clause sharing most content words
+// with toks (the first on a tie).
+func bestClause(cls [][]passage.Token, toks []passage.Token) int {
+	in := make(map[string]bool, len(toks))
+	for _, t := range toks {
+		if t.Content() {
+			in[t.Term] = true
+		}
+	}
+	best, bestHits := -1, -1
+	for i, cl := range cls {
+		hits := 0
+		for _, t := range cl {
+			if t.Content() && in[t.Term] {
+				hits++
+			}
+		}
+		if hits > bestHits {
+			best, bestHits = i, hits
+		}
+	}
+	return best
+}
+
+// clauses splits a sentence's tokens at commas, semicolons, colons,
+// brackets and the words that open a contrast, comparison or relative
+// clause.
+func clauses(src string, toks []passage.Token) [][]passage.Token {
+	var out [][]passage.Token
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			out = append(out, toks[start:end])
+		}
+		start = end
+	}
+	for i := 1; i < len(toks); i++ {
+		gap := ""
+		if toks[i-1].End <= toks[i].Start { // CJK bigrams overlap
+			gap = src[toks[i-1].End:toks[i].Start]
+		}
+		w := strings.ToLower(src[toks[i].Start:toks[i].End])
+		switch {
+		case strings.ContainsAny(gap, ",;:()"):
+		case w == "but" || w == "whereas" || w == "while" || w == "although" || w == "though" || w == "than" || w == "who":
+		default:
+			continue
+		}
+		flush(i)
+	}
+	flush(len(toks))
+	return out
+}
+
+// numberConflict reports a claim quantity that the aligned sentence states
+// otherwise: the sentence lacks it (also as a unit conversion, a
+// percentage written as a fraction, or a value inside a range it gives)
+// and holds a quantity of the same kind — the same unit, or both bare
+// numbers after the same word ("a batch size of 32").
+func numberConflict(ci *claimInfo, src string, toks []passage.Token) string {
+	if len(ci.quantities) == 0 {
+		return ""
+	}
+	ev := sentenceQuantities(src, toks)
+	for _, q := range ci.quantities {
+		if quantityStated(q, ev, true) {
+			continue
+		}
+		for k := range ev {
+			// A value the claim states elsewhere is not a rival ("Gold at
+			// 1 million, Diamond at 10 million").
+			if sameKind(q, ev[k]) && !quantityStated(ev[k], ci.quantities, false) {
+				return q.lit + " vs " + ev[k].lit
+			}
+		}
+	}
+	return ""
+}
+
+// sentenceQuantities reads the quantities of a sentence, with fraction
+// words as percentages ("one quarter" → 25%, "half" → 50%).
+func sentenceQuantities(src string, toks []passage.Token) []quantity {
+	qs := quantities(src, toks)
+	for i, t := range toks {
+		if t.Kind != passage.Word {
+			continue
+		}
+		var pct float64
+		switch strings.ToLower(src[t.Start:t.End]) {
+		case "half":
+			pct = 50
+		case "third":
+			pct = 100.0 / 3
+		case "quarter":
+			pct = 25
+		case "fifth":
+			pct = 20
+		case "tenth":
+			pct = 10
+		default:
+			continue
+		}
+		if pct != 50 && (i == 0 || !isArticleOrOne(src[toks[i-1].Start:toks[i-1].End])) {
+			continue // "the third trial" is an ordinal
+		}
+		qs = append(qs, quantity{lit: src[t.Start:t.End], value: pct, unit: "%", tol: 1, tok: i})
+	}
+	return qs
+}
+
+func isArticleOrOne(w string) bool {
+	switch strings.ToLower(w) {
+	case "a", "one", "an":
+		return true
+	}
+	return false
+}
+
+// quantityStated reports whether q is among ev: the same value (after
+// unit conversion), a percentage as a fraction, or inside a range.
+func quantityStated(q quantity, ev []quantity, ranges bool) bool {
+	qu, qv := normalizeUnit(q)
+	for k, e := range ev {
+		eu, evv := normalizeUnit(e)
+		tol := q.tol + 1e-9*math.Max(1, math.Abs(qv))
+		if qu == eu || q.unit == "" || e.unit == "" {
+			if math.Abs(qv-evv) <= tol*scaleOf(q, qv) {
+				return true
+			}
+		}
+		if math.Abs(q.value-e.value) <= q.tol+1e-9*math.Max(1, math.Abs(q.value)) {
+			return true
+		}
+		// A percentage written as a fraction, either way round.
+		if q.unit == "%" && e.unit != "%" && e.value > 0 && e.value < 1 && math.Abs(q.value-100*e.value) <= math.Max(q.tol, 0.5) {
+			return true
+		}
+		if e.unit == "%" && q.unit != "%" && q.value > 0 && q.value < 1 && math.Abs(100*q.value-e.value) <= math.Max(e.tol, 0.5) {
+			return true
+		}
+		// A range "6 to 11", "20%–35%", "between 6 and 11".
+		if ranges && k+1 < len(ev) && ev[k+1].tok > e.tok {
+			hi := ev[k+1]
+			if (hi.unit == q.unit || q.unit == "" || hi.unit == "") && q.value >= e.value-q.tol && q.value <= hi.value+q.tol && e.value < hi.value && e.rangeTo {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// scaleOf converts q's tolerance to its normalized unit.
+func scaleOf(q quantity, normalized float64) float64 {
+	if q.value == 0 {
+		return 1
+	}
+	return math.Abs(normalized / q.value)
+}
+
+// normalizeUnit converts lengths and masses to one unit, so that 2.7 km
+// and 2,700 metres are the same quantity.
+func normalizeUnit(q quantity) (string, float64) {
+	switch q.unit {
+	case "km", "kilometr", "kilomet", "kilometer":
+		return "metr", q.value * 1000
+	case "m", "metr", "meter":
+		return "metr", q.value
+	case "cm", "centimetr", "centimet", "centimeter":
+		return "metr", q.value / 100
+	case "mm", "millimetr", "millimet", "millimeter":
+		return "metr", q.value / 1000
+	case "kg", "kilogram":
+		return "gram", q.value * 1000
+	case "g", "gram":
+		return "gram", q.value
+	case "mg", "milligram":
+		return "gram", q.value / 1000
+	}
+	return q.unit, q.value
+}
+
+// sameKind reports whether two quantities measure the same thing, so that
+// different values contradict: the same (normalized) unit, a percentage
+// and a fraction, the same scale word ("1.4 million" / "1.9 million"), or
+// two bare numbers after the same word.
+func sameKind(q, e quantity) bool {
+	qu, _ := normalizeUnit(q)
+	eu, _ := normalizeUnit(e)
+	switch {
+	case qu != "" && qu == eu && (qu == unitYear || qu == "%") && len(q.lead) > 0 && len(e.lead) > 0:
+		// Years and percentages are too common to be one quantity by their
+		// unit alone: the words before them must meet too.
+		return meetsSlice(q.lead, e.lead)
+	case qu != "" && qu == eu:
+		return true
+	case q.unit2 != "" && (q.unit2 == e.unit || q.unit2 == e.unit2):
+		return true
+	case e.unit2 != "" && e.unit2 == q.unit:
+		return true
+	case q.unit == "%" && e.unit == "" && e.value > 0 && e.value < 1:
+		return true
+	case q.unit == "" && e.unit == "" && q.scale != "" && q.scale == e.scale:
+		return true
+	case q.unit == "" && e.unit == "" && meetsSlice(q.lead, e.lead):
+		return true
+	}
+	return false
+}
+
+func meetsSlice(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// entityConflict reports a name of the claim that the source replaces by
+// another: the claim says "developed by OpenAI", the aligned sentence
+// "developed by DeepMind", and the source never names OpenAI. A name is a
+// capitalized word that does not open a sentence, or one with inner
+// capitals or digits ("GPT-2", "BRCA1"). The frame is the words around the
+// name: two words to its left, or one to its left and one to its right
+// (two to its right for a name that opens the claim). Lowercase words are
+// not compared: in the same frame they are as often synonyms ("reduced" /
+// "lowered") as substitutes. It returns the detail and how many claim
+// words the substitution accounts for.
+func entityConflict(ci *claimInfo, src string, stoks []passage.Token, have func(string) bool) (string, int) {
+	cl := frameTokens(ci.text, ci.toks)
+	ev := frameTokens(src, stoks)
+	if len(cl) == 0 || len(ev) == 0 {
+		return "", 0
+	}
+	for i := 0; i < len(cl); i++ {
+		x := cl[i]
+		if !x.capital || !x.content || have(x.term) {
+			continue
+		}
+		// The run of absent names starting at i.
+		j := i + 1
+		for j < len(cl) && j-i < 4 && cl[j].capital && !cl[j].number && !have(cl[j].term) {
+			j++
+		}
+		var right string // the claim's word after the run
+		if j < len(cl) {
+			right = cl[j].term
+		}
+		for k := 1; k < len(ev); k++ {
+			left1 := ev[k-1].term == cl[max(i-1, 0)].term && i >= 1
+			if !left1 {
+				continue
+			}
+			left2 := i >= 2 && k >= 2 && ev[k-2].term == cl[i-2].term
+			m := substituteEnd(ev, k, right)
+			if m == k {
+				continue
+			}
+			right1 := j == len(cl) && m == len(ev) || j < len(cl) && m < len(ev) && ev[m].term == right
+			if (left2 || right1) && foreign(ev[k:m], ci) && !variant(surface(src, ev[k:m]), surface(ci.text, cl[i:j])) {
+				return surface(src, ev[k:m]) + " for " + surface(ci.text, cl[i:j]), j - i
+			}
+		}
+		if i == 0 && j+1 < len(cl) {
+			// A name opening the claim: frame two words to its right.
+			for m := 1; m+1 < len(ev); m++ {
+				if ev[m].term != cl[j].term || ev[m+1].term != cl[j+1].term {
+					continue
+				}
+				k := m
+				for k > 0 && m-k < 4 && ev[k-1].capital && !ev[k-1].number {
+					k--
+				}
+				if k < m && foreign(ev[k:m], ci) && !variant(surface(src, ev[k:m]), surface(ci.text, cl[i:j])) {
+					return surface(src, ev[k:m]) + " for " + surface(ci.text, cl[i:j]), j - i
+				}
+			}
+		}
+	}
+	return "", 0
+}
+
+// frameToken is a word or number of a frame, articles left out.
+type frameToken struct {
+	term                  string
+	start, end            int
+	content, stop, number bool
+	capital, strong       bool
+}
+
+func frameTokens(text string, toks []passage.Token) []frameToken {
+	out := make([]frameToken, 0, len(toks))
+	for i, t := range toks {
+		if t.Kind == passage.CJK {
+			continue
+		}
+		surface := text[t.Start:t.End]
+		switch strings.ToLower(surface) {
+		case "a", "an", "the":
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(surface)
+		ft := frameToken{term: t.Term, start: t.Start, end: t.End, content: t.Content(), stop: t.Stop, number: t.Kind == passage.Number}
+		ft.strong = t.Kind == passage.Word && strongName(surface)
+		// A capital opening a sentence is not a name unless it looks like one.
+		ft.capital = t.Kind == passage.Word && unicode.IsUpper(r) && (i > 0 && !sentenceOpens(text, toks[i-1], t) || ft.strong)
+		out = append(out, ft)
+	}
+	return out
+}
+
+// sentenceOpens reports whether t follows a sentence end after prev.
+func sentenceOpens(text string, prev, t passage.Token) bool {
+	gap := strings.TrimSpace(text[prev.End:t.Start])
+	return strings.ContainsAny(gap, ".!?\n")
+}
+
+// substituteEnd returns the end of the name starting at k: a run of
+// capitalized words, with the numbers in it ("Llama 2"), that stops before
+// the claim's next word (right); k when there is none.
+func substituteEnd(ev []frameToken, k int, right string) int {
+	m := k
+	for m < len(ev) && m-k < 4 && ev[m].term != right && (ev[m].capital || m > k && ev[m].number && ev[m-1].capital) {
+		m++
+	}
+	return m
+}
+
+// variant reports two spellings of one name: "Africa" / "African",
+// "Alemania" / "Alemanía", "Europe" / "Euroupe" — a shared start of five
+// letters, or one a prefix of the other, or at most two edits apart.
+func variant(a, b string) bool {
+	a, b = strings.ToLower(a), strings.ToLower(b)
+	ra, rb := []rune(a), []rune(b)
+	n := 0
+	for n < len(ra) && n < len(rb) && ra[n] == rb[n] {
+		n++
+	}
+	if n >= 5 || n >= 3 && (n == len(ra) || n == len(rb)) {
+		return true
+	}
+	return editDistance(ra, rb) <= 2 && min(len(ra), len(rb)) > 4
+}
+
+func editDistance(a, b []rune) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for k := range prev {
+		prev[k] = k
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for k := 1; k <= len(b); k++ {
+			cost := 1
+			if a[i-1] == b[k-1] {
+				cost = 0
+			}
+			cur[k] = min(prev[k]+1, cur[k-1]+1, prev[k-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// foreign reports whether a substitute shares no word with the claim.
+func foreign(run []frameToken, ci *claimInfo) bool {
+	for _, t := range run {
+		if ci.terms[t.term] || t.number && numberIn(t.term, ci.toks) {
+			return false
+		}
+	}
+	return true
+}
+
+func surface(text string, run []frameToken) string {
+	return text[run[0].start:run[len(run)-1].end]
+}
+
+// directionConflict reports a direction or comparison word of the claim
+// that the aligned clause reverses ("increased" / "decreased", "higher" /
+// "lower", "outperforms" / "underperforms", "before" / "after") in the
+// same frame — the word before or after it is the claim's — unless the
+// clause also swaps the two sides of the comparison ("A is faster than
+// B" / "B is slower than A"). Claim words are read in order and each
+// word's antonyms in the order of antonymPairs, so the cue is the same on
+// every run.
+func (j *Offline) directionConflict(ci *claimInfo, src string, sentence, clause []passage.Token) string {
+	in := make(map[string]bool, len(clause))
+	for _, t := range clause {
+		if t.Kind == passage.Word {
+			in[t.Term] = true
+		}
+	}
+	inClaim := make(map[string]bool, len(ci.toks))
+	for _, t := range ci.toks {
+		inClaim[t.Term] = true
+	}
+	cl := frameTokens(ci.text, ci.toks)
+	ev := frameTokens(src, clause)
+	for i, t := range cl {
+		if t.number || in[t.term] {
+			continue
+		}
+		for _, a := range j.antonyms[t.term] {
+			if !in[a] || inClaim[a] {
+				continue
+			}
+			for k, e := range ev {
+				if e.term != a {
+					continue
+				}
+				before := i > 0 && k > 0 && cl[i-1].term == ev[k-1].term
+				after := i+1 < len(cl) && k+1 < len(ev) && cl[i+1].term == ev[k+1].term
+				if !before && !after {
+					continue
+				}
+				if swapped(ci.text, ci.toks, src, sentence) {
+					return ""
+				}
+				return t.term + "/" + a
+			}
+		}
+	}
+	return ""
+}
+
+// pivots are the words a comparison turns on.
+var pivots = map[string]bool{"than": true, "before": true, "after": true}
+
+// swapped reports whether the sentence puts the claim's two sides of a
+// comparison the other way round: the words only after the claim's pivot
+// come before the sentence's, and the words only before it come after.
+func swapped(ctext string, ctoks []passage.Token, stext string, stoks []passage.Token) bool {
+	ca, cb, ok := sides(ctext, ctoks)
+	if !ok {
+		return false
+	}
+	sa, sb, ok := sides(stext, stoks)
+	if !ok {
+		return false
+	}
+	return meets(only(cb, ca), only(sa, sb)) && meets(only(ca, cb), only(sb, sa))
+}
+
+func sides(text string, toks []passage.Token) (before, after map[string]bool, ok bool) {
+	before, after = make(map[string]bool), make(map[string]bool)
+	cur := before
+	for _, t := range toks {
+		if t.Kind == passage.Word && pivots[strings.ToLower(text[t.Start:t.End])] && !ok {
+			cur, ok = after, true
+			continue
+		}
+		if t.Content() {
+			cur[t.Term] = true
+		}
+	}
+	return before, after, ok
+}
+
+func only(a, b map[string]bool) map[string]bool {
+	out := make(map[string]bool)
+	for k := range a {
+		if !b[k] {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+func meets(a, b map[string]bool) bool {
+	for k := range a {
+		if b[k] {
+			return true
+		}
+	}
+	return false
+}
