@@ -71,9 +71,6 @@ func reviewerName(v string) (string, error) {
 	return name, nil
 }
 
-// reviewKey is the key of a reviewer's review unit.
-func reviewKey(task, claim, reviewer string) string { return task + "/" + claim + "/" + reviewer }
-
 // verdictLabels and factLabels are the labels a review may give a cited and
 // a non-cited claim.
 var (

@@ -122,7 +122,3 @@ func TestReviewerTokensAreChecked(t *testing.T) {
 		t.Errorf("reviewer tokens alone: %v, writable %v", err, srv != nil && srv.Writable())
 	}
 }
-
-func isInvalid(err error) bool {
-	return err != nil && strings.Contains(err.Error(), claimtrace.ErrInvalid.Error())
-}
