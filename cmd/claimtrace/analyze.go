@@ -590,11 +590,11 @@ func printShares(w io.Writer, ts []*analysis.Taxonomy, keys []string, of func(*a
 func printTaxonomy(w io.Writer, ts []*analysis.Taxonomy) {
 	fmt.Fprintln(w, "cited works that are not ground-truth hits, by reason (% of non-hits)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "system\treports\tworks\thits\tnon-hits\tpost_cutoff\tunresolvable\tnot_a_paper\tsource_survey\tnot_in_GT\tfabricated ids\t")
+	fmt.Fprintln(tw, "system\treports\tworks\thits\tnon-hits\tpost_cutoff\tunresolvable\tunverifiable\tnot_a_paper\tsource_survey\tnot_in_GT\tfabricated ids\t")
 	for _, t := range ts {
 		c := t.Citations
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.System, t.Reports, c.Works, c.Hits, c.NonHits,
-			shareCell(c.PostCutoff), shareCell(c.Unresolvable), shareCell(c.NotAPaper), shareCell(c.SourceSurvey), shareCell(c.NotInGT), shareCell(c.Fabricated))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.System, t.Reports, c.Works, c.Hits, c.NonHits,
+			shareCell(c.PostCutoff), shareCell(c.Unresolvable), shareCell(c.Unverifiable), shareCell(c.NotAPaper), shareCell(c.SourceSurvey), shareCell(c.NotInGT), shareCell(c.Fabricated))
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "(fabricated ids: arXiv ids and DOIs resolvers reject, % of all cited works)")
@@ -626,7 +626,7 @@ func printTaxonomy(w io.Writer, ts []*analysis.Taxonomy) {
 	tw.Flush()
 
 	order := []string{bench.ReasonPostCutoff, bench.ReasonUnresolvable, analysis.CauseFabricatedArXiv, analysis.CauseFabricatedDOI,
-		bench.ReasonNotAPaper, bench.ReasonSourceSurvey, bench.ReasonNotInGT, analysis.ExampleUnsupported, analysis.ExampleContradicted}
+		bench.ReasonUnverifiable, bench.ReasonNotAPaper, bench.ReasonSourceSurvey, bench.ReasonNotInGT, analysis.ExampleUnsupported, analysis.ExampleContradicted}
 	order = append(order, unknown...)
 	order = append(order, analysis.ExampleFalseFact)
 	for _, t := range ts {

@@ -186,8 +186,11 @@ func TestAnalyzeErrors(t *testing.T) {
 	}
 	s := readSummary(t, fx.judged)
 	c, got := s.Citation, ts[0].Citations
-	want := []int{c.Papers + c.Web + c.Unresolvable, c.Hits, c.PostCutoff, c.Unresolvable, c.Web, c.SourceSurvey, c.NotInGT}
-	have := []int{got.Works, got.Hits, got.PostCutoff.N, got.Unresolvable.N, got.NotAPaper.N, got.SourceSurvey.N, got.NotInGT.N}
+	want := []int{c.Papers + c.Web + c.Unresolvable + c.Unverifiable, c.Hits, c.PostCutoff, c.Unresolvable, c.Unverifiable, c.Web, c.SourceSurvey, c.NotInGT}
+	have := []int{got.Works, got.Hits, got.PostCutoff.N, got.Unresolvable.N, got.Unverifiable.N, got.NotAPaper.N, got.SourceSurvey.N, got.NotInGT.N}
+	if c.Unverifiable == 0 {
+		t.Errorf("the demo cites a walled page: want an unverifiable citation in summary.json")
+	}
 	if diff := cmp.Diff(want, have); diff != "" {
 		t.Errorf("citation counts vs summary.json (-summary +taxonomy):\n%s", diff)
 	}

@@ -141,6 +141,10 @@ type CitationErrors struct {
 	// reference.
 	PostCutoff   Share `json:"post_cutoff"`
 	Unresolvable Share `json:"unresolvable"`
+	// Unverifiable pages answered but could not be read (a wall, a shell,
+	// too little text) and gave no scholarly identity: kept out of strict
+	// precision, and shown here so a run full of walls is visible.
+	Unverifiable Share `json:"unverifiable"`
 	NotAPaper    Share `json:"not_a_paper"`
 	SourceSurvey Share `json:"source_survey"`
 	NotInGT      Share `json:"not_in_ground_truth"`
@@ -293,6 +297,7 @@ func Classify(run *Run, examples int) *Taxonomy {
 		Works: works, Hits: hits, NonHits: non,
 		PostCutoff:     share(reasons[bench.ReasonPostCutoff], non),
 		Unresolvable:   share(reasons[bench.ReasonUnresolvable], non),
+		Unverifiable:   share(reasons[bench.ReasonUnverifiable], non),
 		NotAPaper:      share(reasons[bench.ReasonNotAPaper], non),
 		SourceSurvey:   share(reasons[bench.ReasonSourceSurvey], non),
 		NotInGT:        share(reasons[bench.ReasonNotInGT], non),

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,10 +15,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 	_ "modernc.org/sqlite"
 
+	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/biblio"
 	"github.com/claimtrace/claimtrace/internal/demo"
 	"github.com/claimtrace/claimtrace/internal/fetch"
+	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -60,6 +63,15 @@ func demoRun(t *testing.T) (Options, string) {
 // example was written to exercise.
 func TestDemo(t *testing.T) {
 	opts, _ := demoRun(t)
+	// The default judge of `claimtrace demo`, so its verdicts are checked too.
+	cal, err := judge.DefaultCalibration()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.Judge, err = judge.NewOffline(cal); err != nil {
+		t.Fatal(err)
+	}
+	opts.JudgeName = "offline"
 	ev, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -105,13 +117,32 @@ func TestDemo(t *testing.T) {
 		"https://www.rag-research-hub.example.org/papers/fusion-retrieval-2023":                                 bench.ReasonUnresolvable,
 		"https://en.wikipedia.org/wiki/Retrieval-augmented_generation":                                          bench.ReasonNotAPaper,
 		"https://www.vectorstore-blog.example.com/posts/why-rag-needs-a-vector-database?utm_source=chatgpt.com": bench.ReasonNotAPaper,
+		// A bot wall (403, no identity): alive but unreadable, out of precision.
+		"https://www.sciencedirect.com/science/article/pii/S1532046424000152": bench.ReasonUnverifiable,
 	}
 	if diff := cmp.Diff(wantReasons, reasons); diff != "" {
 		t.Errorf("unmatched reasons (-want +got):\n%s", diff)
 	}
 	c := res.Citation
-	if c.Hits != 17 || c.Papers != 20 || c.Unresolvable != 1 || c.Web != 2 || c.GTSize != 24 {
-		t.Errorf("counts: hits %d papers %d unresolvable %d web %d gt %d", c.Hits, c.Papers, c.Unresolvable, c.Web, c.GTSize)
+	if c.Hits != 17 || c.Papers != 20 || c.Unresolvable != 1 || c.Unverifiable != 1 || c.Web != 2 || c.GTSize != 24 {
+		t.Errorf("counts: hits %d papers %d unresolvable %d unverifiable %d web %d gt %d", c.Hits, c.Papers, c.Unresolvable, c.Unverifiable, c.Web, c.GTSize)
+	}
+	// The claim that shrinks RETRO's database tenfold is contradicted by the
+	// sentence of its source that states the real size.
+	var contradicted []string
+	for _, cl := range res.Claims {
+		for _, v := range cl.Verdicts {
+			if v.Label == claimtrace.Contradicted {
+				contradicted = append(contradicted, v.URL+" | "+cl.Text)
+				if !strings.Contains(v.Evidence, "2 trillion token database") {
+					t.Errorf("contradicted without the conflicting sentence as evidence: %q", v.Evidence)
+				}
+			}
+		}
+	}
+	wantContra := []string{"https://arxiv.org/abs/2112.04426 | With a 200 billion token database, RETRO obtains performance comparable to GPT-3 on the Pile [8]."}
+	if diff := cmp.Diff(wantContra, contradicted); diff != "" {
+		t.Errorf("contradicted pairs (-want +got):\n%s", diff)
 	}
 	if c.Precision == nil || *c.Precision != 17.0/21 || *c.CompatPrecision != 17.0/20 || c.Recall != 17.0/24 {
 		t.Errorf("precision %v compat %v recall %v", c.Precision, c.CompatPrecision, c.Recall)

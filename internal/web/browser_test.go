@@ -273,9 +273,18 @@ func TestBrowserAudit(t *testing.T) {
 	if got := eval(`localStorage.getItem('claimtrace-reviewer') + ' | ' + localStorage.getItem('claimtrace-token') + ' | ' + (sessionStorage.getItem('claimtrace-token') === ` + "`" + testToken + "`" + `)`); got != ada+" | null | true" {
 		t.Errorf("storage: %q; want the name in localStorage, the token in sessionStorage only", got)
 	}
-	rv, ok, err := f.st.GetUnit(context.Background(), f.run, UnitReview, f.task+"/c1/"+ada)
-	if err != nil || !ok || !strings.Contains(string(rv.Data), `"label":"unsupported"`) {
-		t.Errorf("stored review: %s (found %v, %v)", rv.Data, ok, err)
+	stored, err := f.st.Reviews(context.Background(), f.run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found int
+	for _, rv := range stored {
+		if rv.Task == f.task && rv.Claim == "c1" && rv.Reviewer == ada && strings.Contains(string(rv.Data), `"label":"unsupported"`) {
+			found++
+		}
+	}
+	if found != 1 {
+		t.Errorf("stored reviews of c1 by the reviewer: %d, want 1 (all: %d)", found, len(stored))
 	}
 
 	// Back on c1, the form holds Ada's review, ready to edit.
