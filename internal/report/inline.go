@@ -920,7 +920,7 @@ func isURLStart(low string, i int) bool {
 // "…/zh-hans/中產階級" keeps its path while "https://x.org/a以及" stops at "以").
 // Trailing punctuation is trimmed by the caller.
 func bareURLEnd(text string, i, end int) int {
-	j := i
+	j := ipv6HostEnd(text, i, end)
 	inCJK := false
 	for j < end {
 		r, size := utf8.DecodeRuneInString(text[j:end])
@@ -964,6 +964,29 @@ func bareURLEnd(text string, i, end int) int {
 		j += size
 	}
 	return j
+}
+
+// ipv6HostEnd returns where the bracketed IPv6 literal of a URL starting at
+// i ends ("https://[2606:4700::1111]/x" → just after ']'), so that its
+// brackets do not end the URL; i when the host is not such a literal.
+func ipv6HostEnd(text string, i, end int) int {
+	h := strings.Index(text[i:min(end, i+9)], "://")
+	if h < 0 || i+h+3 >= end || text[i+h+3] != '[' {
+		return i
+	}
+	start := i + h + 4
+	k := start
+	for k < end && k-start <= 64 && (isHexByte(text[k]) || text[k] == ':' || text[k] == '.' || text[k] == '%') {
+		k++
+	}
+	if k < end && text[k] == ']' && strings.IndexByte(text[start:k], ':') >= 0 {
+		return k + 1
+	}
+	return i
+}
+
+func isHexByte(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // urlEscapable are the characters a markdown writer escapes inside a URL

@@ -416,3 +416,19 @@ func TestParseEmptyAndDegenerate(t *testing.T) {
 		}
 	}
 }
+
+// TestBareIPv6URLs checks that the brackets of an IPv6 literal do not end a
+// bare URL, in the text and in a reference list, while a bracket after a
+// URL still does.
+func TestBareIPv6URLs(t *testing.T) {
+	text := "Hosts answer on IPv6 too [1]. See https://[2606:4700:4700::1111]/y for one, and https://example.org/a[2] for a marker.\n\n## References\n[1] https://[2001:db8::1]:8443/x - A page\n[2] https://example.org/b - B\n"
+	doc := Parse(text)
+	got := map[string]bool{}
+	for _, c := range doc.Citations {
+		got[c.URL] = true
+	}
+	want := map[string]bool{"https://[2001:db8::1]:8443/x": true, "https://[2606:4700:4700::1111]/y": true, "https://example.org/a": true, "https://example.org/b": true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("URLs cited (-want +got):\n%s", diff)
+	}
+}
