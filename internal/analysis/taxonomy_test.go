@@ -55,7 +55,7 @@ func TestClassify(t *testing.T) {
 	}
 	wantCit := analysis.CitationErrors{
 		Works: 12, Hits: 3, NonHits: 9,
-		PostCutoff: sh(2, 9), Unresolvable: sh(4, 9), NotAPaper: sh(1, 9), SourceSurvey: sh(1, 9), NotInGT: sh(1, 9),
+		PostCutoff: sh(2, 9), Unresolvable: sh(4, 9), Unverifiable: sh(0, 9), NotAPaper: sh(1, 9), SourceSurvey: sh(1, 9), NotInGT: sh(1, 9),
 		UnresolvableBy: map[string]analysis.Share{
 			analysis.CauseFabricatedArXiv: sh(1, 4), analysis.CauseFabricatedDOI: sh(1, 4),
 			analysis.CauseWalled: sh(1, 4), analysis.CauseDead: sh(1, 4),

@@ -86,7 +86,9 @@ func ScoreCitations(in CitationInput) CitationScore {
 		case !in.Cutoff.IsZero() && !w.Published.IsZero() && !w.Published.Before(in.Cutoff):
 			s.Papers++
 			s.PostCutoff++
-			miss(ReasonPostCutoff, "published "+w.Published.Format("2006-01")+", cutoff "+in.Cutoff.Format("2006-01"))
+			// The bound, not the month: "on or before May 2021" and "before
+			// June 2021" both mean dated before 2021-06-01.
+			miss(ReasonPostCutoff, "published "+w.Published.Format("2006-01")+"; works must be dated before "+in.Cutoff.Format("2006-01-02"))
 		default:
 			s.Papers++
 			s.NotInGT++
