@@ -19,10 +19,16 @@ import (
 // leaderRow is one system on the leaderboard.
 type leaderRow = analysis.LeaderRow
 
+// leaderboardFlags are the flags of claimtrace leaderboard.
+type leaderboardFlags struct {
+	by        string
+	json, ci  bool
+	bootstrap bootstrapFlags
+}
+
+// leaderboardCmd compares evaluation runs side by side (runLeaderboard).
 func (a *app) leaderboardCmd() *cobra.Command {
-	var by string
-	var asJSON, ci bool
-	var bf bootstrapFlags
+	var f leaderboardFlags
 	cmd := &cobra.Command{
 		Use:   "leaderboard OUT_DIR...",
 		Short: "Compare evaluation runs side by side (ReportBench's Table 1, judge swaps, tool budgets)",
@@ -43,43 +49,49 @@ reproducible. To test whether two rows really differ, use the paired
 		Example: "  claimtrace leaderboard results/o3 results/gemini results/claude\n  claimtrace leaderboard results/* --by match --json\n  claimtrace leaderboard results/* --ci --resamples 2000",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(analysis.LeaderKeys(), by) {
-				return fmt.Errorf("--by %q: want one of %s: %w", by, strings.Join(analysis.LeaderKeys(), ", "), claimtrace.ErrInvalid)
-			}
-			rows, err := analysis.Leaderboard(args, analysis.LeaderboardOptions{
-				By: by, Summary: a.readSummary, CI: ci, Bootstrap: bf.options(),
-				LoadRun: func(dir string) (*analysis.Run, error) {
-					run, err := analysis.LoadRun(dir)
-					if err != nil {
-						return nil, fmt.Errorf("leaderboard --ci: %w", err)
-					}
-					return run, nil
-				},
-			})
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return writeIndentedJSON(a.stdout, rows)
-			}
-			if ci {
-				return printLeaderCI(a.stdout, rows, bf)
-			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "system\treports\tprecision\tcompat P\trecall\tF1\trefs\tmatch rate\tfactual\tPCov\tPSnd\tCTran\tcost $\t")
-			for _, r := range rows {
-				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", r.System, r.Reports,
-					frac(r.Precision), frac(r.Compat), frac(r.Recall), frac(r.F1), num(r.Refs), pct(r.MatchRate), pct(r.Factual),
-					pct(r.PCov), pct(r.PSnd), pct(r.CTran), r.Cost)
-			}
-			return tw.Flush()
+			return a.runLeaderboard(f, args)
 		},
 	}
-	cmd.Flags().StringVar(&by, "by", "precision", "sort by: precision, recall, f1, match, factual, pcov, psnd")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.Flags().BoolVar(&ci, "ci", false, "add percentile bootstrap confidence intervals over reports to the macro metrics")
-	bf.add(cmd)
+	cmd.Flags().StringVar(&f.by, "by", "precision", "sort by: precision, recall, f1, match, factual, pcov, psnd")
+	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&f.ci, "ci", false, "add percentile bootstrap confidence intervals over reports to the macro metrics")
+	f.bootstrap.add(cmd)
 	return cmd
+}
+
+// runLeaderboard prints one row per evaluation output directory
+// (analysis.Leaderboard), as a table, a table of intervals (--ci) or JSON.
+func (a *app) runLeaderboard(f leaderboardFlags, dirs []string) error {
+	if !slices.Contains(analysis.LeaderKeys(), f.by) {
+		return fmt.Errorf("--by %q: want one of %s: %w", f.by, strings.Join(analysis.LeaderKeys(), ", "), claimtrace.ErrInvalid)
+	}
+	rows, err := analysis.Leaderboard(dirs, analysis.LeaderboardOptions{
+		By: f.by, Summary: a.readSummary, CI: f.ci, Bootstrap: f.bootstrap.options(),
+		LoadRun: func(dir string) (*analysis.Run, error) {
+			run, err := analysis.LoadRun(dir)
+			if err != nil {
+				return nil, fmt.Errorf("leaderboard --ci: %w", err)
+			}
+			return run, nil
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if f.json {
+		return writeIndentedJSON(a.stdout, rows)
+	}
+	if f.ci {
+		return printLeaderCI(a.stdout, rows, f.bootstrap)
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "system\treports\tprecision\tcompat P\trecall\tF1\trefs\tmatch rate\tfactual\tPCov\tPSnd\tCTran\tcost $\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", r.System, r.Reports,
+			frac(r.Precision), frac(r.Compat), frac(r.Recall), frac(r.F1), num(r.Refs), pct(r.MatchRate), pct(r.Factual),
+			pct(r.PCov), pct(r.PSnd), pct(r.CTran), r.Cost)
+	}
+	return tw.Flush()
 }
 
 // printLeaderCI prints each row's macro metrics as value [lo, hi].

@@ -28,6 +28,7 @@ type snapshotResult struct {
 	Failed     map[string]string `json:"failed"`
 }
 
+// snapshotFlags are the flags of claimtrace snapshot.
 type snapshotFlags struct {
 	reports, out, store string
 	concurrency         int
@@ -35,6 +36,7 @@ type snapshotFlags struct {
 	allowHosts          []string
 }
 
+// snapshotCmd freezes the URLs that reports cite (runSnapshot).
 func (a *app) snapshotCmd() *cobra.Command {
 	var f snapshotFlags
 	cmd := &cobra.Command{
