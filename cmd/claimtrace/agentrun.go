@@ -195,7 +195,7 @@ func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bo
 
 	dirs := map[string]string{}
 	for _, b := range budgets {
-		dirs[strconv.Itoa(b)] = budgetDir(budgets, b)
+		dirs[strconv.Itoa(b)] = agent.BudgetDir(budgets, b)
 	}
 	now := time.Now().UTC()
 	m := agent.Manifest{
@@ -270,27 +270,17 @@ func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bo
 	if b := a.progress(len(tasks)*len(budgets), "run"); b != nil {
 		bar = b
 	}
+	ab, err := agent.NewAblation(opts, budgets)
+	if err != nil {
+		return err
+	}
 	out := runOutput{Run: runID, Model: ep.String(), Search: searchName, Reader: reader, Out: f.out}
 	var runErr error
-	for _, b := range budgets {
-		o := opts
-		o.MaxToolCalls = b
-		ag, err := agent.New(o)
-		if err != nil {
-			return err
-		}
-		dir := filepath.Join(f.out, budgetDir(budgets, b))
-		sum, err := ag.RunBatch(ctx, agent.BatchOptions{Dir: dir, Tasks: tasks, Concurrency: f.concurrency,
-			OnTask: func(ctx context.Context, ev agent.Event) error {
-				bar.Add(1)
-				return recordUnit(ctx, st, runID, budgetDir(budgets, b), ev)
-			}})
-		out.Budgets = append(out.Budgets, sum)
-		if err != nil {
-			runErr = err
-			break
-		}
-	}
+	out.Budgets, runErr = ab.Run(ctx, agent.AblationOptions{Dir: f.out, Tasks: tasks, Concurrency: f.concurrency,
+		OnTask: func(ctx context.Context, dir string, ev agent.Event) error {
+			bar.Add(1)
+			return recordUnit(ctx, st, runID, dir, ev)
+		}})
 	bar.Finish()
 
 	if f.json {
@@ -334,14 +324,6 @@ func parseBudgets(s string) ([]int, error) {
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
-}
-
-// budgetDir is a budget's reports directory relative to --out.
-func budgetDir(budgets []int, b int) string {
-	if len(budgets) == 1 {
-		return "."
-	}
-	return fmt.Sprintf("tools-%d", b)
 }
 
 // selectTasks returns the dataset's tasks, or those named (in dataset
@@ -499,7 +481,7 @@ func printRun(w io.Writer, o runOutput, budgets []int, dataset string, runErr er
 	}
 	fmt.Fprintf(w, "\nreports in %s (run-manifest.json describes the run); score them with:\n", o.Out)
 	for _, b := range budgets {
-		dir := filepath.Join(o.Out, budgetDir(budgets, b))
+		dir := filepath.Join(o.Out, agent.BudgetDir(budgets, b))
 		fmt.Fprintf(w, "  claimtrace eval --dataset %s --reports %s --out %s\n", dataset, dir, filepath.Join("results", filepath.Base(filepath.Clean(dir))))
 	}
 }

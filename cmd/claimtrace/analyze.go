@@ -22,7 +22,6 @@ import (
 	"github.com/claimtrace/claimtrace/internal/atomicfile"
 	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/eval"
-	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/prompts"
 	"github.com/claimtrace/claimtrace/internal/scholar"
 	"github.com/claimtrace/claimtrace/internal/store"
@@ -338,7 +337,7 @@ func (a *app) runQuality(ctx context.Context, f qualityFlags) error {
 		if err != nil {
 			return err
 		}
-		return a.dryQuality(ctx, j, c, st, ds, dirs, f.asJSON)
+		return a.dryQuality(ctx, j, st, ds, dirs, f.asJSON)
 	}
 	runID := qualityRunID(ep.String(), f.maxChars)
 	params, _ := json.Marshal(map[string]any{"model": ep.String(), "max_report_chars": f.maxChars, "reports": dirs})
@@ -460,54 +459,13 @@ func score(v *float64) string {
 	return fmt.Sprintf("%.2f", *v)
 }
 
-// dryQuality builds every request and estimates it; requests the store's
-// cache already answered cost nothing.
-func (a *app) dryQuality(ctx context.Context, j *analysis.QualityJudge, c *llm.Client, st *store.Store, ds *bench.Dataset, dirs []string, asJSON bool) error {
-	type line struct {
-		System       string  `json:"system"`
-		Reports      int     `json:"reports"`
-		Cached       int     `json:"cached"`
-		Truncated    int     `json:"truncated"`
-		Unreadable   int     `json:"unreadable"`
-		Calls        int64   `json:"calls"`
-		InputTokens  int64   `json:"input_tokens"`
-		OutputTokens int64   `json:"output_tokens"`
-		Cost         float64 `json:"cost_usd"`
-		Unpriced     bool    `json:"unpriced,omitempty"`
-	}
-	var lines []line
-	for _, dir := range dirs {
-		files, _, err := analysis.ReportFiles(ds, dir)
-		if err != nil {
-			return err
-		}
-		l := line{System: filepath.Base(filepath.Clean(dir)), Reports: len(files)}
-		for _, f := range files {
-			text, err := a.loadReport(f.Path)
-			if err != nil {
-				l.Unreadable++
-				continue
-			}
-			task, _ := ds.Task(f.Task)
-			req, ex, err := j.Request(task, text)
-			if err != nil {
-				return err
-			}
-			if ex.Truncated {
-				l.Truncated++
-			}
-			if _, ok, err := st.LLMCache().Get(ctx, c.Key(req)); err == nil && ok {
-				l.Cached++
-				continue
-			}
-			e := c.Estimate(req)
-			l.Calls++
-			l.InputTokens += e.InputTokens
-			l.OutputTokens += e.OutputTokens
-			l.Cost += e.Cost
-			l.Unpriced = l.Unpriced || !e.Priced
-		}
-		lines = append(lines, l)
+// dryQuality prices the run without sending a request
+// (analysis.QualityJudge.Estimate); requests the store's cache already
+// answered cost nothing.
+func (a *app) dryQuality(ctx context.Context, j *analysis.QualityJudge, st *store.Store, ds *bench.Dataset, dirs []string, asJSON bool) error {
+	lines, err := j.Estimate(ctx, ds, dirs, analysis.EstimateOptions{Load: a.loadReport, Cache: st.LLMCache()})
+	if err != nil {
+		return err
 	}
 	if asJSON {
 		return writeIndentedJSON(a.stdout, map[string]any{"model": j.Model(), "systems": lines})

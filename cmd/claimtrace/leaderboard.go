@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -17,44 +17,18 @@ import (
 )
 
 // leaderRow is one system on the leaderboard.
-type leaderRow struct {
-	System    string   `json:"system"`
-	Dir       string   `json:"dir"`
-	Reports   int      `json:"reports"`
-	Failed    int      `json:"failed"`
-	Precision *float64 `json:"precision"`
-	Compat    *float64 `json:"compat_precision"`
-	Recall    *float64 `json:"recall"`
-	F1        *float64 `json:"f1"`
-	Refs      *float64 `json:"refs_per_report"`
-	MatchRate *float64 `json:"match_rate"`
-	CitedPer  *float64 `json:"cited_statements_per_report"`
-	Factual   *float64 `json:"factual_accuracy"`
-	NonCited  *float64 `json:"non_cited_statements_per_report"`
-	PCov      *float64 `json:"pcov"`
-	PSnd      *float64 `json:"psnd"`
-	CTran     *float64 `json:"ctran"`
-	Cost      float64  `json:"llm_cost_usd"`
-	Judge     string   `json:"judge"`
-	Mode      string   `json:"mode"`
-	// CI holds the bootstrap intervals of the macro metrics (--ci).
-	CI []analysis.Interval `json:"ci,omitempty"`
+type leaderRow = analysis.LeaderRow
+
+// leaderboardFlags are the flags of claimtrace leaderboard.
+type leaderboardFlags struct {
+	by        string
+	json, ci  bool
+	bootstrap bootstrapFlags
 }
 
-var leaderMetrics = map[string]func(r leaderRow) *float64{
-	"precision": func(r leaderRow) *float64 { return r.Precision },
-	"recall":    func(r leaderRow) *float64 { return r.Recall },
-	"f1":        func(r leaderRow) *float64 { return r.F1 },
-	"match":     func(r leaderRow) *float64 { return r.MatchRate },
-	"factual":   func(r leaderRow) *float64 { return r.Factual },
-	"pcov":      func(r leaderRow) *float64 { return r.PCov },
-	"psnd":      func(r leaderRow) *float64 { return r.PSnd },
-}
-
+// leaderboardCmd compares evaluation runs side by side (runLeaderboard).
 func (a *app) leaderboardCmd() *cobra.Command {
-	var by string
-	var asJSON, ci bool
-	var bf bootstrapFlags
+	var f leaderboardFlags
 	cmd := &cobra.Command{
 		Use:   "leaderboard OUT_DIR...",
 		Short: "Compare evaluation runs side by side (ReportBench's Table 1, judge swaps, tool budgets)",
@@ -75,63 +49,49 @@ reproducible. To test whether two rows really differ, use the paired
 		Example: "  claimtrace leaderboard results/o3 results/gemini results/claude\n  claimtrace leaderboard results/* --by match --json\n  claimtrace leaderboard results/* --ci --resamples 2000",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			key, ok := leaderMetrics[by]
-			if !ok {
-				names := make([]string, 0, len(leaderMetrics))
-				for k := range leaderMetrics {
-					names = append(names, k)
-				}
-				sort.Strings(names)
-				return fmt.Errorf("--by %q: want one of %s: %w", by, strings.Join(names, ", "), claimtrace.ErrInvalid)
-			}
-			var rows []leaderRow
-			for _, dir := range args {
-				r, err := a.readLeaderRow(dir)
-				if err != nil {
-					return err
-				}
-				if ci {
-					run, err := analysis.LoadRun(dir)
-					if err != nil {
-						return fmt.Errorf("leaderboard --ci: %w", err)
-					}
-					if r.CI, err = analysis.Intervals(run.Reports, analysis.Metrics(), bf.options()); err != nil {
-						return err
-					}
-				}
-				rows = append(rows, r)
-			}
-			sort.SliceStable(rows, func(i, j int) bool {
-				x, y := key(rows[i]), key(rows[j])
-				switch {
-				case x == nil:
-					return false
-				case y == nil:
-					return true
-				}
-				return *x > *y
-			})
-			if asJSON {
-				return writeIndentedJSON(a.stdout, rows)
-			}
-			if ci {
-				return printLeaderCI(a.stdout, rows, bf)
-			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "system\treports\tprecision\tcompat P\trecall\tF1\trefs\tmatch rate\tfactual\tPCov\tPSnd\tCTran\tcost $\t")
-			for _, r := range rows {
-				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", r.System, r.Reports,
-					frac(r.Precision), frac(r.Compat), frac(r.Recall), frac(r.F1), num(r.Refs), pct(r.MatchRate), pct(r.Factual),
-					pct(r.PCov), pct(r.PSnd), pct(r.CTran), r.Cost)
-			}
-			return tw.Flush()
+			return a.runLeaderboard(f, args)
 		},
 	}
-	cmd.Flags().StringVar(&by, "by", "precision", "sort by: precision, recall, f1, match, factual, pcov, psnd")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.Flags().BoolVar(&ci, "ci", false, "add percentile bootstrap confidence intervals over reports to the macro metrics")
-	bf.add(cmd)
+	cmd.Flags().StringVar(&f.by, "by", "precision", "sort by: precision, recall, f1, match, factual, pcov, psnd")
+	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&f.ci, "ci", false, "add percentile bootstrap confidence intervals over reports to the macro metrics")
+	f.bootstrap.add(cmd)
 	return cmd
+}
+
+// runLeaderboard prints one row per evaluation output directory
+// (analysis.Leaderboard), as a table, a table of intervals (--ci) or JSON.
+func (a *app) runLeaderboard(f leaderboardFlags, dirs []string) error {
+	if !slices.Contains(analysis.LeaderKeys(), f.by) {
+		return fmt.Errorf("--by %q: want one of %s: %w", f.by, strings.Join(analysis.LeaderKeys(), ", "), claimtrace.ErrInvalid)
+	}
+	rows, err := analysis.Leaderboard(dirs, analysis.LeaderboardOptions{
+		By: f.by, Summary: a.readSummary, CI: f.ci, Bootstrap: f.bootstrap.options(),
+		LoadRun: func(dir string) (*analysis.Run, error) {
+			run, err := analysis.LoadRun(dir)
+			if err != nil {
+				return nil, fmt.Errorf("leaderboard --ci: %w", err)
+			}
+			return run, nil
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if f.json {
+		return writeIndentedJSON(a.stdout, rows)
+	}
+	if f.ci {
+		return printLeaderCI(a.stdout, rows, f.bootstrap)
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "system\treports\tprecision\tcompat P\trecall\tF1\trefs\tmatch rate\tfactual\tPCov\tPSnd\tCTran\tcost $\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", r.System, r.Reports,
+			frac(r.Precision), frac(r.Compat), frac(r.Recall), frac(r.F1), num(r.Refs), pct(r.MatchRate), pct(r.Factual),
+			pct(r.PCov), pct(r.PSnd), pct(r.CTran), r.Cost)
+	}
+	return tw.Flush()
 }
 
 // printLeaderCI prints each row's macro metrics as value [lo, hi].
@@ -162,23 +122,18 @@ func printLeaderCI(w io.Writer, rows []leaderRow, bf bootstrapFlags) error {
 	return tw.Flush()
 }
 
-func (a *app) readLeaderRow(dir string) (leaderRow, error) {
+// readSummary reads the summary.json of an evaluation output directory
+// under the input check.
+func (a *app) readSummary(dir string) (*eval.Summary, error) {
 	b, err := a.readInput(filepath.Join(dir, "summary.json"))
 	if err != nil {
-		return leaderRow{}, fmt.Errorf("leaderboard: %w (is %s the --out directory of claimtrace eval?)", err, dir)
+		return nil, fmt.Errorf("leaderboard: %w (is %s the --out directory of claimtrace eval?)", err, dir)
 	}
 	var s eval.Summary
 	if err := json.Unmarshal(b, &s); err != nil {
-		return leaderRow{}, fmt.Errorf("leaderboard: %s/summary.json: %w: %v", dir, claimtrace.ErrInvalid, err)
+		return nil, fmt.Errorf("leaderboard: %s/summary.json: %w: %v", dir, claimtrace.ErrInvalid, err)
 	}
-	c := s.Citation
-	return leaderRow{
-		System: filepath.Base(filepath.Clean(dir)), Dir: dir, Reports: s.Reports, Failed: s.ReportsFailed,
-		Precision: c.Precision, Compat: c.CompatPrecision, Recall: c.Recall, F1: c.F1, Refs: c.RefsPerReport,
-		MatchRate: s.Cited.MatchRate, CitedPer: s.Cited.StatementsPerReport,
-		Factual: s.NonCited.FactualAccuracy, NonCited: s.NonCited.StatementsPerReport,
-		PCov: s.AAR.PCov, PSnd: s.AAR.PSnd, CTran: s.AAR.CTran, Cost: s.LLM.CostUSD, Judge: s.Cited.Judge, Mode: s.Mode,
-	}, nil
+	return &s, nil
 }
 
 // frac prints a 0..1 figure with three decimals, as the paper's tables do.

@@ -1,17 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/fetch"
@@ -31,11 +28,17 @@ type snapshotResult struct {
 	Failed     map[string]string `json:"failed"`
 }
 
+// snapshotFlags are the flags of claimtrace snapshot.
+type snapshotFlags struct {
+	reports, out, store string
+	concurrency         int
+	json                bool
+	allowHosts          []string
+}
+
+// snapshotCmd freezes the URLs that reports cite (runSnapshot).
 func (a *app) snapshotCmd() *cobra.Command {
-	var reportsDir, out, storeDSN string
-	var concurrency int
-	var asJSON bool
-	var allow []string
+	var f snapshotFlags
 	cmd := &cobra.Command{
 		Use:   "snapshot --reports DIR --out SNAPDIR",
 		Short: "Fetch every URL the reports cite, once, and freeze it into a snapshot",
@@ -50,111 +53,85 @@ and URLs refused by the fetch policy are recorded as such.`,
 		Example: "  claimtrace snapshot --reports runs/o3 --out snap/o3",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			res := snapshotResult{Dir: out, BadReports: map[string]string{}, Failed: map[string]string{}}
-			urls, err := a.citedURLs(reportsDir, &res)
-			if err != nil {
-				return err
-			}
-			w, err := fetch.CreateSnapshot(out)
-			if err != nil {
-				return err
-			}
-			defer w.Close()
-			st, err := a.openStore(ctx, storeDSN)
-			if err != nil {
-				return err
-			}
-			fetcher, err := a.newFetcher(fetchFlags{allowHosts: allow}, st)
-			if err != nil {
-				return err
-			}
-			if concurrency <= 0 {
-				concurrency = 4 * a.cfg.Concurrency
-			}
-			bar := a.progress(len(urls), "snapshot")
-			var mu sync.Mutex
-			g, gctx := errgroup.WithContext(ctx)
-			g.SetLimit(concurrency)
-			for _, u := range urls {
-				if w.Has(u) {
-					res.Already++
-					if bar != nil {
-						bar.Add(1)
-					}
-					continue
-				}
-				g.Go(func() error {
-					p, err := fetcher.Fetch(gctx, u)
-					if bar != nil {
-						defer bar.Add(1)
-					}
-					switch {
-					case gctx.Err() != nil:
-						return gctx.Err()
-					case errors.Is(err, claimtrace.ErrBlocked):
-						p = &fetch.Page{URL: u, Status: 0, Err: "blocked by fetch policy"}
-						mu.Lock()
-						res.Blocked++
-						mu.Unlock()
-					case err != nil:
-						mu.Lock()
-						res.Failed[u] = a.redact(err.Error())
-						mu.Unlock()
-						return nil
-					case p.Status < 200 || p.Status >= 300:
-						mu.Lock()
-						res.Dead++
-						mu.Unlock()
-					default:
-						mu.Lock()
-						res.Fetched++
-						mu.Unlock()
-					}
-					p.URL = u
-					return w.Add(p)
-				})
-			}
-			err = g.Wait()
-			if bar != nil {
-				bar.Finish()
-			}
-			if cerr := w.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				enc := json.NewEncoder(a.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(res)
-			}
-			fmt.Fprintf(a.stdout, "%s: %d reports, %d distinct URLs: %d fetched now, %d already there, %d dead, %d blocked, %d failed\n",
-				out, res.Reports, res.URLs, res.Fetched, res.Already, res.Dead, res.Blocked, len(res.Failed))
-			for name, e := range res.BadReports {
-				fmt.Fprintf(a.stdout, "skipped report %s: %s\n", name, e)
-			}
-			if len(res.Failed) > 0 {
-				fmt.Fprintf(a.stdout, "%d URLs failed with network errors; rerun the same command to retry them\n", len(res.Failed))
-			}
-			return nil
+			return a.runSnapshot(cmd.Context(), f)
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&reportsDir, "reports", "", "directory of reports (<id>.json|.md|.txt) or one report file")
-	fs.StringVar(&out, "out", "", "snapshot directory to create or extend")
-	fs.StringVar(&storeDSN, "store", "", "store DSN for the page cache (default: <data dir>/claimtrace.db)")
-	fs.IntVar(&concurrency, "concurrency", 0, "URLs fetched at once (default: 4 × config concurrency)")
-	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
-	fs.StringSliceVar(&allow, "allow-host", nil, "host or CIDR that may resolve to a private address; repeatable")
+	fs.StringVar(&f.reports, "reports", "", "directory of reports (<id>.json|.md|.txt) or one report file")
+	fs.StringVar(&f.out, "out", "", "snapshot directory to create or extend")
+	fs.StringVar(&f.store, "store", "", "store DSN for the page cache (default: <data dir>/claimtrace.db)")
+	fs.IntVar(&f.concurrency, "concurrency", 0, "URLs fetched at once (default: 4 × config concurrency)")
+	fs.BoolVar(&f.json, "json", false, "print the result as JSON")
+	fs.StringSliceVar(&f.allowHosts, "allow-host", nil, "host or CIDR that may resolve to a private address; repeatable")
 	cmd.MarkFlagRequired("reports")
 	cmd.MarkFlagRequired("out")
 	return cmd
 }
 
+// runSnapshot freezes the URLs the reports cite into the snapshot
+// directory: it reads the reports, opens the snapshot, the store's page
+// cache and the fetcher, fetches what the snapshot lacks
+// (fetch.SnapshotWriter.Freeze) and prints what it did.
+func (a *app) runSnapshot(ctx context.Context, f snapshotFlags) error {
+	res := snapshotResult{Dir: f.out, BadReports: map[string]string{}, Failed: map[string]string{}}
+	urls, err := a.citedURLs(f.reports, &res)
+	if err != nil {
+		return err
+	}
+	w, err := fetch.CreateSnapshot(f.out)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	st, err := a.openStore(ctx, f.store)
+	if err != nil {
+		return err
+	}
+	fetcher, err := a.newFetcher(fetchFlags{allowHosts: f.allowHosts}, st)
+	if err != nil {
+		return err
+	}
+	concurrency := f.concurrency
+	if concurrency <= 0 {
+		concurrency = 4 * a.cfg.Concurrency
+	}
+	opt := fetch.FreezeOptions{Concurrency: concurrency}
+	bar := a.progress(len(urls), "snapshot")
+	if bar != nil {
+		opt.Progress = func() { bar.Add(1) }
+	}
+	fr, err := w.Freeze(ctx, fetcher, urls, opt)
+	if bar != nil {
+		bar.Finish()
+	}
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	res.Already, res.Fetched, res.Dead, res.Blocked = fr.Already, fr.Fetched, fr.Dead, fr.Blocked
+	for u, e := range fr.Failed {
+		res.Failed[u] = a.redact(e)
+	}
+	if f.json {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	fmt.Fprintf(a.stdout, "%s: %d reports, %d distinct URLs: %d fetched now, %d already there, %d dead, %d blocked, %d failed\n",
+		f.out, res.Reports, res.URLs, res.Fetched, res.Already, res.Dead, res.Blocked, len(res.Failed))
+	for name, e := range res.BadReports {
+		fmt.Fprintf(a.stdout, "skipped report %s: %s\n", name, e)
+	}
+	if len(res.Failed) > 0 {
+		fmt.Fprintf(a.stdout, "%d URLs failed with network errors; rerun the same command to retry them\n", len(res.Failed))
+	}
+	return nil
+}
+
 // citedURLs parses every report under path and returns the distinct URLs
-// they cite, sorted. Unreadable reports are recorded, not fatal.
+// they cite, sorted (fetch.CitedURLs). Unreadable reports are recorded, not fatal.
 func (a *app) citedURLs(path string, res *snapshotResult) ([]string, error) {
 	var files []string
 	fi, err := os.Stat(path)
@@ -175,7 +152,7 @@ func (a *app) citedURLs(path string, res *snapshotResult) ([]string, error) {
 	} else {
 		files = []string{path}
 	}
-	seen := map[string]bool{}
+	var cites []claimtrace.Citation
 	for _, f := range files {
 		text, err := a.loadReport(f)
 		if err != nil {
@@ -183,26 +160,9 @@ func (a *app) citedURLs(path string, res *snapshotResult) ([]string, error) {
 			continue
 		}
 		res.Reports++
-		doc := report.Parse(text)
-		for _, c := range doc.Citations {
-			u := c.URL
-			switch {
-			case u != "":
-			case c.ArXivID != "":
-				u = "https://arxiv.org/abs/" + c.ArXivID
-			case c.DOI != "":
-				u = "https://doi.org/" + c.DOI
-			}
-			if u != "" {
-				seen[u] = true
-			}
-		}
+		cites = append(cites, report.Parse(text).Citations...)
 	}
-	urls := make([]string, 0, len(seen))
-	for u := range seen {
-		urls = append(urls, u)
-	}
-	sort.Strings(urls)
+	urls := fetch.CitedURLs(cites)
 	res.URLs = len(urls)
 	return urls, nil
 }
