@@ -67,9 +67,13 @@ func EndsAbbreviation(text string, dot int) bool {
 }
 
 // afterNumber reports whether the word at k follows a number, with at most
-// a blank and a degree sign between ("15 C", "25 °C", "25°C").
+// a blank and a degree sign or micro prefix between ("15 C", "25 °C",
+// "100 μK").
 func afterNumber(text string, k int) bool {
-	before := strings.TrimSuffix(text[:k], "°")
+	before := text[:k]
+	for _, p := range []string{"°", "μ", "µ"} {
+		before = strings.TrimSuffix(before, p)
+	}
 	before = strings.TrimSuffix(before, " ")
 	return before != "" && isDigitByte(before[len(before)-1])
 }
@@ -79,16 +83,34 @@ func Sentences(text string) []Span {
 	return Split(text, 0, len(text), nil)
 }
 
+// Split splits text[start:end] as the zero Splitter does.
+func Split(text string, start, end int, protected []Protected) []Span {
+	return Splitter{}.Split(text, start, end, protected)
+}
+
+// A Splitter splits text into sentences. The zero value suits written
+// prose (reports).
+type Splitter struct {
+	// LowerStarts lets a sentence start in lower case after a period that
+	// ends no abbreviation ("… at 20 atoms. b, Raw Bell state …",
+	// "… is shown in Fig. 3. ϕ(t) and Θ are …"). Text extracted from pages
+	// and PDFs (captions, formulas) needs it; in written prose a period
+	// before a lower-case word more often ends an abbreviation the list
+	// lacks.
+	LowerStarts bool
+}
+
 // Split splits text[start:end] into sentence spans that cover it, in
 // order. A sentence ends at ".", "!", "?" or "…" followed by the end, a
-// blank and a word not in lower case, or a citation marker; at a CJK full
+// blank and a word not in lower case (see LowerStarts), or a citation
+// marker; at a CJK full
 // stop; and at a line break after a colon. A period does not end an
 // abbreviation ("et al.", "Fig. 3", "e.g."), an initial ("J. Smith") or a
 // number ("3.5"). Closing quotes and brackets after a terminator, and
 // citation markers after it, belong to the sentence. Other line breaks
 // join lines: the caller cuts blocks first. protected (sorted by Start)
 // are the regions no split falls inside.
-func Split(text string, start, end int, protected []Protected) []Span {
+func (sp Splitter) Split(text string, start, end int, protected []Protected) []Span {
 	var out []Span
 	spans := protected
 	si := sort.Search(len(spans), func(k int) bool { return spans[k].End > start })
@@ -114,9 +136,9 @@ func Split(text string, start, end int, protected []Protected) []Span {
 			case '。', '！', '？':
 				boundary = true
 			case '!', '?', '…':
-				boundary = endsSentence(text, i, j, end, spans, si, false)
+				boundary = sp.endsSentence(text, i, j, end, spans, si, false)
 			case '.':
-				boundary = endsSentence(text, i, j, end, spans, si, true)
+				boundary = sp.endsSentence(text, i, j, end, spans, si, true)
 			}
 		case '\n':
 			// A line ending in a colon introduces what follows.
@@ -191,7 +213,7 @@ func absorbClosers(text string, j, end int, q *quoteCount) int {
 // closers) ends a sentence: it must be followed by the end of the text, a
 // blank, or a citation marker; and, for a period, not end an abbreviation,
 // and not be followed by a word in lower case.
-func endsSentence(text string, i, j, end int, spans []Protected, si int, period bool) bool {
+func (sp Splitter) endsSentence(text string, i, j, end int, spans []Protected, si int, period bool) bool {
 	if j >= end {
 		return true
 	}
@@ -223,7 +245,7 @@ func endsSentence(text string, i, j, end int, spans []Protected, si int, period 
 		return true
 	}
 	next, _ := utf8.DecodeRuneInString(text[k:end])
-	return !unicode.IsLower(next)
+	return sp.LowerStarts || !unicode.IsLower(next)
 }
 
 // absorbCitations extends a sentence end over blanks (not newlines) and the

@@ -27,6 +27,7 @@ func TestSentences(t *testing.T) {
 		{"Use e.g. Transformers. Then stop.", []string{"Use e.g. Transformers.", " Then stop."}},
 		{"It froze at -15 C. Field trials followed.", []string{"It froze at -15 C.", " Field trials followed."}},
 		{"Kept at 25 °C. Then heated.", []string{"Kept at 25 °C.", " Then heated."}},
+		{"Cooled to 100 μK. Then held.", []string{"Cooled to 100 μK.", " Then held."}},
 		{"Near 149°-154°E. Since 2019 it moved.", []string{"Near 149°-154°E.", " Since 2019 it moved."}},
 		{"He said \"Stop.\" Then left.", []string{"He said \"Stop.\"", " Then left."}},
 		{"the end. but lower", []string{"the end. but lower"}},
@@ -36,6 +37,19 @@ func TestSentences(t *testing.T) {
 		if diff := cmp.Diff(tc.want, texts(tc.text, Sentences(tc.text))); diff != "" {
 			t.Errorf("Sentences(%q) (-want +got)\n%s", tc.text, diff)
 		}
+	}
+}
+
+// TestLowerStarts: page text lets a sentence start in lower case, never
+// after an abbreviation.
+func TestLowerStarts(t *testing.T) {
+	text := "Fit at 20 nm. b, Raw data, e.g. spectra."
+	want := []string{"Fit at 20 nm.", " b, Raw data, e.g. spectra."}
+	if diff := cmp.Diff(want, texts(text, Splitter{LowerStarts: true}.Split(text, 0, len(text), nil))); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	if got := Sentences(text); len(got) != 1 {
+		t.Errorf("the zero Splitter split %q in %d", text, len(got))
 	}
 }
 
@@ -65,7 +79,7 @@ func FuzzSentences(f *testing.F) {
 		if ps >= 0 && pl > 0 && ps+pl <= len(text) && utf8.RuneStart(text[ps]) && (ps+pl == len(text) || utf8.RuneStart(text[ps+pl])) {
 			prot = []Protected{{Start: ps, End: ps + pl, Cite: true}}
 		}
-		spans := Split(text, 0, len(text), prot)
+		spans := Splitter{LowerStarts: len(text)%2 == 0}.Split(text, 0, len(text), prot)
 		prev := 0
 		for _, s := range spans {
 			if s.Start != prev || s.End <= s.Start || s.End > len(text) {
