@@ -36,6 +36,22 @@ var abbreviations = map[string]bool{
 	"rev": true, "art": true, "para": true, "sect": true, "n.b": true, "w.r.t": true,
 }
 
+// beforeNumber are the abbreviations that are also words ("the answer is
+// no.", "state of the art."): they abbreviate only before a number ("No. 5",
+// "Art. 12", "pp. 3–9", "Vol. (2)").
+var beforeNumber = map[string]bool{
+	"no": true, "nos": true, "art": true, "p": true, "pp": true, "vol": true, "vols": true,
+}
+
+// numberAfter reports whether a number (or a bracket) follows i after
+// blanks.
+func numberAfter(text string, i int) bool {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\u00a0') {
+		i++
+	}
+	return i < len(text) && (isDigitByte(text[i]) || text[i] == '(' || text[i] == '[' || text[i] == '#')
+}
+
 // maxAbbreviationBytes bounds how far a period looks back for an
 // abbreviation: they are short, and an unbounded scan would make
 // "a.a.a.a…" quadratic.
@@ -55,7 +71,7 @@ func EndsAbbreviation(text string, dot int) bool {
 	if word == "" {
 		return false
 	}
-	if abbreviations[word] {
+	if abbreviations[word] && (!beforeNumber[word] || numberAfter(text, dot+1)) {
 		return true
 	}
 	// A single capital letter is an initial, unless it follows a number:
@@ -98,6 +114,12 @@ type Splitter struct {
 	// before a lower-case word more often ends an abbreviation the list
 	// lacks.
 	LowerStarts bool
+	// GluedStarts ends a sentence at a period glued to the next one, as in
+	// scraped pages: a lower-case word of three or more letters, a period,
+	// then a capitalized word ("technological transfer.Trinidad and
+	// Tobago"). Domain names ("example.Com") are rare enough in running
+	// text to accept the error.
+	GluedStarts bool
 }
 
 // Split splits text[start:end] into sentence spans that cover it, in
@@ -227,7 +249,7 @@ func (sp Splitter) endsSentence(text string, i, j, end int, spans []Protected, s
 	if !unicode.IsSpace(r) {
 		// "3.5", "e.g.,", "Node.js": no boundary. A CJK character right
 		// after a period still starts a new sentence.
-		return IsCJK(r)
+		return IsCJK(r) || period && sp.GluedStarts && glued(text[:i], text[j:end])
 	}
 	if period && EndsAbbreviation(text, i) {
 		return false
@@ -267,6 +289,29 @@ func absorbCitations(text string, j, end int, spans []Protected) int {
 		}
 		return j
 	}
+}
+
+// glued reports a lower-case word of three or more letters ending before,
+// and a capitalized word starting after.
+func glued(before, after string) bool {
+	n := 0
+	for i := len(before); i > 0; {
+		r, size := utf8.DecodeLastRuneInString(before[:i])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		if !unicode.IsLower(r) || n > maxAbbreviationBytes {
+			return false
+		}
+		n++
+		i -= size
+	}
+	if n < 3 {
+		return false
+	}
+	first, size := utf8.DecodeRuneInString(after)
+	second, _ := utf8.DecodeRuneInString(after[size:])
+	return unicode.IsUpper(first) && unicode.IsLower(second)
 }
 
 // IsCJK reports whether r is a Han, Hiragana, Katakana or Hangul character.

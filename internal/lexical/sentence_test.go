@@ -30,6 +30,8 @@ func TestSentences(t *testing.T) {
 		{"Cooled to 100 μK. Then held.", []string{"Cooled to 100 μK.", " Then held."}},
 		{"Near 149°-154°E. Since 2019 it moved.", []string{"Near 149°-154°E.", " Since 2019 it moved."}},
 		{"He said \"Stop.\" Then left.", []string{"He said \"Stop.\"", " Then left."}},
+		{"It is the state of the art. No. 5 beat it. Vol. (2) too.", []string{"It is the state of the art.", " No. 5 beat it.", " Vol. (2) too."}},
+		{"James P. Johnson played.", []string{"James P. Johnson played."}},
 		{"the end. but lower", []string{"the end. but lower"}},
 		{"句子一。句子二。", []string{"句子一。", "句子二。"}},
 		{"Steps:\nfirst one", []string{"Steps:\n", "first one"}},
@@ -50,6 +52,14 @@ func TestLowerStarts(t *testing.T) {
 	}
 	if got := Sentences(text); len(got) != 1 {
 		t.Errorf("the zero Splitter split %q in %d", text, len(got))
+	}
+}
+
+func TestGluedStarts(t *testing.T) {
+	text := "It aided transfer.Trinidad and Tobago gained. See e.g.Foo and example.com."
+	want := []string{"It aided transfer.", "Trinidad and Tobago gained.", " See e.g.Foo and example.com."}
+	if diff := cmp.Diff(want, texts(text, Splitter{GluedStarts: true}.Split(text, 0, len(text), nil))); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
 	}
 }
 
@@ -79,7 +89,7 @@ func FuzzSentences(f *testing.F) {
 		if ps >= 0 && pl > 0 && ps+pl <= len(text) && utf8.RuneStart(text[ps]) && (ps+pl == len(text) || utf8.RuneStart(text[ps+pl])) {
 			prot = []Protected{{Start: ps, End: ps + pl, Cite: true}}
 		}
-		spans := Splitter{LowerStarts: len(text)%2 == 0}.Split(text, 0, len(text), prot)
+		spans := Splitter{LowerStarts: len(text)%2 == 0, GluedStarts: len(text)%3 == 0}.Split(text, 0, len(text), prot)
 		prev := 0
 		for _, s := range spans {
 			if s.Start != prev || s.End <= s.Start || s.End > len(text) {
