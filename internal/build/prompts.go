@@ -3,6 +3,7 @@ package build
 import (
 	"context"
 	"fmt"
+	"github.com/claimtrace/claimtrace/internal/lexical"
 	"regexp"
 	"strings"
 	"time"
@@ -80,7 +81,6 @@ var (
 	tailWords   = regexp.MustCompile(`(?i)\s*(:|\s[-–—]+\s)\s*[^:]*\b(surveys?|reviews?|overview|tutorial|challenges|opportunities|trends|advances|perspectives?|state[- ]of[- ]the[- ]art|taxonomy|directions|open problems|evaluation|practice)\b.*$`)
 	leadWords   = regexp.MustCompile(`(?i)^(then|first(ly)?|second(ly)?|third(ly)?|finally|furthermore|moreover|additionally|in addition|above all|next|lastly),?\s+`)
 	listRE      = regexp.MustCompile(`(?i)\b(including|such as|namely|e\.g\.,?|covering|ranging from)\s+([^.;]+)`)
-	sentenceEnd = regexp.MustCompile(`[.!?]\s+`)
 	selfRef     = regexp.MustCompile(`(?i)^(in this (paper|survey|review|article),?\s*|this (paper|survey|review|article)\s+|we\s+(also\s+|further\s+|then\s+|first\s+)?)`)
 )
 
@@ -140,12 +140,13 @@ func subtopics(abstract string, n int) []string {
 	return out
 }
 
-// sentencesOf splits an abstract into sentences.
+// sentencesOf splits an abstract into sentences, each ending in one
+// period. Abstracts are written prose: "e.g." and "et al." end none.
 func sentencesOf(text string) []string {
 	var out []string
-	for _, s := range sentenceEnd.Split(text, -1) {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, strings.TrimRight(s, ".")+".")
+	for _, sp := range lexical.Sentences(text) {
+		if s := strings.TrimSpace(text[sp.Start:sp.End]); s != "" {
+			out = append(out, strings.TrimRight(s, ".!? ")+".")
 		}
 	}
 	return out

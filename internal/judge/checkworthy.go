@@ -105,7 +105,7 @@ func CheckWorthy(claim string) (bool, string) {
 	qs := quantities(text, toks)
 	date := monthDate(lower)
 	for _, q := range qs {
-		if q.unit == unitYear {
+		if q.Unit == unitYear {
 			date = true
 		}
 	}
@@ -113,7 +113,7 @@ func CheckWorthy(claim string) (bool, string) {
 		why = append(why, "date")
 	}
 	for _, q := range qs {
-		if q.unit != unitYear {
+		if q.Unit != unitYear {
 			why = append(why, "number")
 			break
 		}

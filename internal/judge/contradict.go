@@ -229,7 +229,7 @@ func numberConflict(ci *claimInfo, src string, toks []passage.Token) string {
 			// A value the claim states elsewhere is not a rival ("Gold at
 			// 1 million, Diamond at 10 million").
 			if sameKind(q, ev[k]) && !quantityStated(ev[k], ci.quantities, false) {
-				return q.lit + " vs " + ev[k].lit
+				return q.Lit + " vs " + ev[k].Lit
 			}
 		}
 	}
@@ -262,7 +262,7 @@ func sentenceQuantities(src string, toks []passage.Token) []quantity {
 		if pct != 50 && (i == 0 || !isArticleOrOne(src[toks[i-1].Start:toks[i-1].End])) {
 			continue // "the third trial" is an ordinal
 		}
-		qs = append(qs, quantity{lit: src[t.Start:t.End], value: pct, unit: "%", tol: 1, tok: i})
+		qs = append(qs, quantity{Lit: src[t.Start:t.End], Value: pct, Unit: "%", Tol: 1, Tok: i})
 	}
 	return qs
 }
@@ -281,26 +281,26 @@ func quantityStated(q quantity, ev []quantity, ranges bool) bool {
 	qu, qv := normalizeUnit(q)
 	for k, e := range ev {
 		eu, evv := normalizeUnit(e)
-		tol := q.tol + 1e-9*math.Max(1, math.Abs(qv))
-		if qu == eu || q.unit == "" || e.unit == "" {
+		tol := q.Tol + 1e-9*math.Max(1, math.Abs(qv))
+		if qu == eu || q.Unit == "" || e.Unit == "" {
 			if math.Abs(qv-evv) <= tol*scaleOf(q, qv) {
 				return true
 			}
 		}
-		if math.Abs(q.value-e.value) <= q.tol+1e-9*math.Max(1, math.Abs(q.value)) {
+		if math.Abs(q.Value-e.Value) <= q.Tol+1e-9*math.Max(1, math.Abs(q.Value)) {
 			return true
 		}
 		// A percentage written as a fraction, either way round.
-		if q.unit == "%" && e.unit != "%" && e.value > 0 && e.value < 1 && math.Abs(q.value-100*e.value) <= math.Max(q.tol, 0.5) {
+		if q.Unit == "%" && e.Unit != "%" && e.Value > 0 && e.Value < 1 && math.Abs(q.Value-100*e.Value) <= math.Max(q.Tol, 0.5) {
 			return true
 		}
-		if e.unit == "%" && q.unit != "%" && q.value > 0 && q.value < 1 && math.Abs(100*q.value-e.value) <= math.Max(e.tol, 0.5) {
+		if e.Unit == "%" && q.Unit != "%" && q.Value > 0 && q.Value < 1 && math.Abs(100*q.Value-e.Value) <= math.Max(e.Tol, 0.5) {
 			return true
 		}
 		// A range "6 to 11", "20%–35%", "between 6 and 11".
-		if ranges && k+1 < len(ev) && ev[k+1].tok > e.tok {
+		if ranges && k+1 < len(ev) && ev[k+1].Tok > e.Tok {
 			hi := ev[k+1]
-			if (hi.unit == q.unit || q.unit == "" || hi.unit == "") && q.value >= e.value-q.tol && q.value <= hi.value+q.tol && e.value < hi.value && e.rangeTo {
+			if (hi.Unit == q.Unit || q.Unit == "" || hi.Unit == "") && q.Value >= e.Value-q.Tol && q.Value <= hi.Value+q.Tol && e.Value < hi.Value && e.RangeTo {
 				return true
 			}
 		}
@@ -310,32 +310,32 @@ func quantityStated(q quantity, ev []quantity, ranges bool) bool {
 
 // scaleOf converts q's tolerance to its normalized unit.
 func scaleOf(q quantity, normalized float64) float64 {
-	if q.value == 0 {
+	if q.Value == 0 {
 		return 1
 	}
-	return math.Abs(normalized / q.value)
+	return math.Abs(normalized / q.Value)
 }
 
 // normalizeUnit converts lengths and masses to one unit, so that 2.7 km
 // and 2,700 metres are the same quantity.
 func normalizeUnit(q quantity) (string, float64) {
-	switch q.unit {
+	switch q.Unit {
 	case "km", "kilometr", "kilomet", "kilometer":
-		return "metr", q.value * 1000
+		return "metr", q.Value * 1000
 	case "m", "metr", "meter":
-		return "metr", q.value
+		return "metr", q.Value
 	case "cm", "centimetr", "centimet", "centimeter":
-		return "metr", q.value / 100
+		return "metr", q.Value / 100
 	case "mm", "millimetr", "millimet", "millimeter":
-		return "metr", q.value / 1000
+		return "metr", q.Value / 1000
 	case "kg", "kilogram":
-		return "gram", q.value * 1000
+		return "gram", q.Value * 1000
 	case "g", "gram":
-		return "gram", q.value
+		return "gram", q.Value
 	case "mg", "milligram":
-		return "gram", q.value / 1000
+		return "gram", q.Value / 1000
 	}
-	return q.unit, q.value
+	return q.Unit, q.Value
 }
 
 // sameKind reports whether two quantities measure the same thing, so that
@@ -346,21 +346,21 @@ func sameKind(q, e quantity) bool {
 	qu, _ := normalizeUnit(q)
 	eu, _ := normalizeUnit(e)
 	switch {
-	case qu != "" && qu == eu && (qu == unitYear || qu == "%") && len(q.lead) > 0 && len(e.lead) > 0:
+	case qu != "" && qu == eu && (qu == unitYear || qu == "%") && len(q.Lead) > 0 && len(e.Lead) > 0:
 		// Years and percentages are too common to be one quantity by their
 		// unit alone: the words before them must meet too.
-		return meetsSlice(q.lead, e.lead)
+		return meetsSlice(q.Lead, e.Lead)
 	case qu != "" && qu == eu:
 		return true
-	case q.unit2 != "" && (q.unit2 == e.unit || q.unit2 == e.unit2):
+	case q.Unit2 != "" && (q.Unit2 == e.Unit || q.Unit2 == e.Unit2):
 		return true
-	case e.unit2 != "" && e.unit2 == q.unit:
+	case e.Unit2 != "" && e.Unit2 == q.Unit:
 		return true
-	case q.unit == "%" && e.unit == "" && e.value > 0 && e.value < 1:
+	case q.Unit == "%" && e.Unit == "" && e.Value > 0 && e.Value < 1:
 		return true
-	case q.unit == "" && e.unit == "" && q.scale != "" && q.scale == e.scale:
+	case q.Unit == "" && e.Unit == "" && q.Scale != "" && q.Scale == e.Scale:
 		return true
-	case q.unit == "" && e.unit == "" && meetsSlice(q.lead, e.lead):
+	case q.Unit == "" && e.Unit == "" && meetsSlice(q.Lead, e.Lead):
 		return true
 	}
 	return false

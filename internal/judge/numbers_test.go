@@ -14,25 +14,25 @@ func TestQuantities(t *testing.T) {
 		text string
 		want []quantity
 	}{
-		{"holds more than 260,000 volumes", []quantity{{lit: "260,000", value: 260000, unit: "volum", tol: 26000}}},
-		{"fell to 41.3 % in 2016", []quantity{{lit: "41.3", value: 41.3, unit: "%", tol: 0.05}, {lit: "2016", value: 2016, unit: unitYear, tol: 0.5}}},
-		{"revenue of $4.1 million", []quantity{{lit: "4.1", value: 4.1e6, unit: "$", tol: 0.05e6}}},
-		{"about 3 billion people", []quantity{{lit: "3", value: 3e9, unit: "peopl", tol: 0.5e9}}},
-		{"about 300 people", []quantity{{lit: "300", value: 300, unit: "peopl", tol: 30}}},
-		{"the 2016 Grammy-nominated film", []quantity{{lit: "2016", value: 2016, unit: unitYear, tol: 0.5}}},
-		{"a room with two exits", []quantity{{lit: "two", value: 2, unit: "exit", tol: 0.5}}},
-		{"aged 10-24 year old", []quantity{{lit: "10", value: 10, tol: 0.5}, {lit: "24", value: 24, unit: "year", tol: 0.5}}},
-		{"12 percent of votes", []quantity{{lit: "12", value: 12, unit: "%", tol: 0.5}}},
+		{"holds more than 260,000 volumes", []quantity{{Lit: "260,000", Value: 260000, Unit: "volum", Tol: 26000}}},
+		{"fell to 41.3 % in 2016", []quantity{{Lit: "41.3", Value: 41.3, Unit: "%", Tol: 0.05}, {Lit: "2016", Value: 2016, Unit: unitYear, Tol: 0.5}}},
+		{"revenue of $4.1 million", []quantity{{Lit: "4.1", Value: 4.1e6, Unit: "$", Tol: 0.05e6}}},
+		{"about 3 billion people", []quantity{{Lit: "3", Value: 3e9, Unit: "peopl", Tol: 0.5e9}}},
+		{"about 300 people", []quantity{{Lit: "300", Value: 300, Unit: "peopl", Tol: 30}}},
+		{"the 2016 Grammy-nominated film", []quantity{{Lit: "2016", Value: 2016, Unit: unitYear, Tol: 0.5}}},
+		{"a room with two exits", []quantity{{Lit: "two", Value: 2, Unit: "exit", Tol: 0.5}}},
+		{"aged 10-24 year old", []quantity{{Lit: "10", Value: 10, Tol: 0.5}, {Lit: "24", Value: 24, Unit: "year", Tol: 0.5}}},
+		{"12 percent of votes", []quantity{{Lit: "12", Value: 12, Unit: "%", Tol: 0.5}}},
 		{"version 1.2.3 and one more", nil},
-		{"人口超过2100万，2016年", []quantity{{lit: "2100", value: 2.1e7, tol: 5e3}, {lit: "2016", value: 2016, unit: unitYear, tol: 0.5}}},
+		{"人口超过2100万，2016年", []quantity{{Lit: "2100", Value: 2.1e7, Tol: 5e3}, {Lit: "2016", Value: 2016, Unit: unitYear, Tol: 0.5}}},
 		{"no numbers at all", nil},
 	}
 	for _, tt := range tests {
 		got := quantities(tt.text, passage.Tokenize(tt.text))
-		// The context fields (tok, unit2, lead, scale, rangeTo) are tested
+		// The context fields (Tok, Unit2, Lead, Scale, RangeTo) are tested
 		// with the contradiction cues.
-		ctx := cmpopts.IgnoreFields(quantity{}, "tok", "unit2", "lead", "scale", "rangeTo")
-		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(quantity{}), ctx, cmpopts.EquateApprox(1e-9, 1e-6), cmpopts.EquateEmpty()); diff != "" {
+		ctx := cmpopts.IgnoreFields(quantity{}, "Tok", "Unit2", "Lead", "Scale", "RangeTo")
+		if diff := cmp.Diff(tt.want, got, ctx, cmpopts.EquateApprox(1e-9, 1e-6), cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("quantities(%q) mismatch (-want +got):\n%s", tt.text, diff)
 		}
 	}

@@ -1,8 +1,9 @@
-// Package lexical is the one home of the word-level facts the text
-// readers share: what a stem, a stop word and a negation are. The offline
-// judge (and its passage ranker) read them from here, so that ranking,
-// judging and contradiction detection agree; the other text readers are
-// to move here too (see docs/judges.md).
+// Package lexical is the one home of the text facts the readers share:
+// what a stem, a stop word, a negation, a sentence, a token and a quantity
+// are. The report parser, the passage ranker, the offline judge, prov's
+// contradiction detector and the dataset builder read them from here, so
+// that parsing, ranking, judging and contradiction detection agree (see
+// docs/judges.md for what each caller asks of them).
 package lexical
 
 import (

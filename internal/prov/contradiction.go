@@ -3,6 +3,7 @@ package prov
 import (
 	"context"
 	"fmt"
+	"github.com/claimtrace/claimtrace/internal/lexical"
 	"regexp"
 	"slices"
 	"strings"
@@ -417,7 +418,7 @@ func negationScopes(toks []token) (scope, head []bool) {
 	scope = make([]bool, len(toks))
 	head = make([]bool, len(toks))
 	for i, tk := range toks {
-		cue := negations[tk.word] && !tk.caps // "NOT" is usually a gate or an operator
+		cue := lexical.IsNegation(tk.word) && !tk.caps // "NOT" is usually a gate or an operator
 		if tk.word == "fail" || tk.word == "fails" || tk.word == "failed" {
 			cue = i+1 < len(toks) && toks[i+1].word == "to"
 		}

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +19,7 @@ import (
 //
 // DIR/summary.jsonl holds one line of counts a report and a last line of
 // totals (also logged); DIR/docs/ one file of citations a report, for
-// diffing.
+// diffing; DIR/claims/ one file of claim spans and texts a report.
 var measureDir = flag.String("measure", "", "write per-report parse counts of the shared reports to this directory")
 
 // reportCounts are the citation figures of one parsed report.
@@ -58,8 +59,11 @@ func TestMeasureShared(t *testing.T) {
 		t.Skip("no -measure directory")
 	}
 	docs := filepath.Join(*measureDir, "docs")
-	if err := os.MkdirAll(docs, 0o755); err != nil {
-		t.Fatal(err)
+	claims := filepath.Join(*measureDir, "claims")
+	for _, d := range []string{docs, claims} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var sum strings.Builder
 	total := reportCounts{Name: "total"}
@@ -83,6 +87,13 @@ func TestMeasureShared(t *testing.T) {
 		}
 		name := strings.NewReplacer("/", "_", ":", "_").Replace(r.name)
 		if err := os.WriteFile(filepath.Join(docs, name), []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out.Reset()
+		for _, c := range doc.Claims {
+			fmt.Fprintf(&out, "%d-%d %q\n", c.Start, c.End, c.Text)
+		}
+		if err := os.WriteFile(filepath.Join(claims, name), []byte(out.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
 // Parse returns the claims and citations of a report.
@@ -309,6 +310,7 @@ func (p *parser) document() claimtrace.Document {
 		k := sort.Search(len(inText), func(k int) bool { return inText[k].start >= start })
 		return k < len(inText) && inText[k].start < end
 	}
+	protected := protectedSpans(p.spans)
 	for _, b := range p.blocks {
 		if b.skip {
 			continue
@@ -333,26 +335,26 @@ func (p *parser) document() claimtrace.Document {
 		if b.first == b.last && !citedIn(b.start, b.end) && (emphasisOnly(text[b.start:b.end]) || b.kind == blockPara && headingLike(text[b.start:b.end])) {
 			continue
 		}
-		sents := splitSentences(text, b.start, b.end, p.spans)
+		sents := lexical.Split(text, b.start, b.end, protected)
 		// A "sentence" that is only markers and punctuation joins the
 		// previous one ("… end.\n[3]"); one without a marker either (an
 		// HTML tag, a hidden element, code) is dropped.
 		for k := 0; k < len(sents); k++ {
-			if k > 0 && !hasWordOutside(text, sents[k][0], sents[k][1], p.spans) {
-				if citedIn(sents[k][0], sents[k][1]) {
-					sents[k-1][1] = sents[k][1]
+			if k > 0 && !hasWordOutside(text, sents[k].Start, sents[k].End, p.spans) {
+				if citedIn(sents[k].Start, sents[k].End) {
+					sents[k-1].End = sents[k].End
 				}
 				sents = append(sents[:k], sents[k+1:]...)
 				k--
 			}
 		}
 		for _, s := range sents {
-			cited := citedIn(s[0], s[1])
-			if !cited && emphasisOnly(text[s[0]:s[1]]) {
+			cited := citedIn(s.Start, s.End)
+			if !cited && emphasisOnly(text[s.Start:s.End]) {
 				continue // a run-in heading: "**Hardware acceleration.** Recent work…"
 			}
-			if cited || hasWordOutside(text, s[0], s[1], p.spans) {
-				addClaim(s[0], s[1])
+			if cited || hasWordOutside(text, s.Start, s.End, p.spans) {
+				addClaim(s.Start, s.End)
 			}
 		}
 	}

@@ -198,7 +198,10 @@ func splitNewblock(raw string) []string {
 }
 
 // sentences splits plain text at ". " boundaries that do not follow an
-// initial ("J. Smith") or a common abbreviation.
+// initial ("J. Smith") or a common abbreviation. These are the fields of
+// a bibliography entry ("Authors. Title. Venue"), not sentences: a field
+// may start in lower case and a venue's "Proc." or "Inc." ends none, so
+// lexical's sentence splitter is not used here.
 func sentences(s string) []string {
 	var out []string
 	start := 0

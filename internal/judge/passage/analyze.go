@@ -14,231 +14,30 @@
 // character bigrams for Chinese, Japanese and Korean text.
 package passage
 
-import (
-	"strings"
-	"unicode"
-	"unicode/utf8"
+import "github.com/claimtrace/claimtrace/internal/lexical"
 
-	"github.com/claimtrace/claimtrace/internal/lexical"
-)
-
-// Kind classifies a token.
-type Kind uint8
+// Kind classifies a token (lexical.Kind).
+type Kind = lexical.Kind
 
 // Token kinds.
 const (
-	Word   Kind = iota // a run of letters (and digits mixed with letters: "GPT4", "H2O")
-	Number             // digits with optional thousands separators and decimals: "260,000", "41.3"
-	CJK                // a character bigram (or a lone character) of Han, Kana or Hangul text
+	Word   = lexical.Word
+	Number = lexical.Number
+	CJK    = lexical.CJK
 )
 
-// Token is one unit of analysed text.
-type Token struct {
-	// Term is the normalized form used for matching: a lowercased Snowball
-	// stem for English words, the digits (without separators) for numbers,
-	// the characters themselves for CJK bigrams.
-	Term string
-	// Start and End are byte offsets of the surface form in the analysed text.
-	Start, End int
-	Kind       Kind
-	// Stop marks English stop words and function words; they are kept for
-	// negation and phrase cues but are not content terms.
-	Stop bool
-}
+// Token is one unit of analysed text (lexical.Token).
+type Token = lexical.Token
 
-// Content reports whether the token carries meaning for matching: a
-// non-stop word or a CJK bigram. Numbers are matched separately.
-func (t Token) Content() bool {
-	return !t.Stop && (t.Kind == Word || t.Kind == CJK)
-}
-
-// Analyzer tokenizes text. It memoizes stems, so reuse one Analyzer for the
-// texts of one job; it is not safe for concurrent use.
-type Analyzer struct {
-	stems map[string]string
-}
+// Analyzer tokenizes text (lexical.Analyzer).
+type Analyzer = lexical.Analyzer
 
 // NewAnalyzer returns an Analyzer with an empty stem cache.
-func NewAnalyzer() *Analyzer {
-	return &Analyzer{stems: make(map[string]string)}
-}
+func NewAnalyzer() *Analyzer { return lexical.NewAnalyzer() }
 
 // Tokenize is a convenience for NewAnalyzer().Tokenize(text).
-func Tokenize(text string) []Token {
-	return NewAnalyzer().Tokenize(text)
-}
+func Tokenize(text string) []Token { return lexical.Tokenize(text) }
 
-// Stem returns the normalized term of one English word (lowercased and
-// stemmed), as Tokenize would produce it.
-func (a *Analyzer) Stem(word string) string {
-	return a.stem(strings.ToLower(word))
-}
-
-// Tokenize splits text into tokens with byte spans. Invalid UTF-8 is
-// skipped, never copied into a term.
-func (a *Analyzer) Tokenize(text string) []Token {
-	toks := make([]Token, 0, len(text)/6+1)
-	i := 0
-	for i < len(text) {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			i++
-		case isCJK(r):
-			i = a.cjk(text, i, &toks)
-		case unicode.IsDigit(r):
-			i = a.number(text, i, &toks)
-		case unicode.IsLetter(r):
-			i = a.word(text, i, &toks)
-		default:
-			i += size
-		}
-	}
-	return toks
-}
-
-// word scans a run of letters and digits with internal apostrophes
-// ("Bieber's", "don't"). Hyphens split words ("fresh-frozen" is two).
-func (a *Analyzer) word(text string, start int, toks *[]Token) int {
-	i := start
-	for i < len(text) {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if unicode.IsLetter(r) && !isCJK(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
-			i += size
-			continue
-		}
-		if isApostrophe(r) && i+size < len(text) {
-			next, _ := utf8.DecodeRuneInString(text[i+size:])
-			if unicode.IsLetter(next) && !isCJK(next) {
-				i += size
-				continue
-			}
-		}
-		break
-	}
-	surface := text[start:i]
-	lower := strings.ToLower(normalizeApostrophes(surface))
-	stop := isStopWord(lower)
-	*toks = append(*toks, Token{Term: a.stem(lower), Start: start, End: i, Kind: Word, Stop: stop})
-	return i
-}
-
-// number scans digits with "," or "." separators between digit groups. A
-// digit run that continues into letters ("3D", "2nd", "H2O" starting with a
-// digit) becomes a word instead.
-func (a *Analyzer) number(text string, start int, toks *[]Token) int {
-	i := start
-	for i < len(text) {
-		c := text[i]
-		if c >= '0' && c <= '9' {
-			i++
-			continue
-		}
-		if (c == ',' || c == '.') && i+1 < len(text) && text[i+1] >= '0' && text[i+1] <= '9' && i > start {
-			i++
-			continue
-		}
-		break
-	}
-	if i == start { // a non-ASCII digit: treat it as a letter-like run
-		_, size := utf8.DecodeRuneInString(text[start:])
-		i = start + size
-	}
-	if i < len(text) {
-		r, _ := utf8.DecodeRuneInString(text[i:])
-		if unicode.IsLetter(r) && !isCJK(r) {
-			return a.word(text, start, toks)
-		}
-	}
-	*toks = append(*toks, Token{Term: NormalizeNumber(text[start:i]), Start: start, End: i, Kind: Number})
-	return i
-}
-
-// cjk emits overlapping character bigrams for a run of CJK characters; a
-// run of one character yields that character.
-func (a *Analyzer) cjk(text string, start int, toks *[]Token) int {
-	var offs []int
-	i := start
-	for i < len(text) {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !isCJK(r) {
-			break
-		}
-		offs = append(offs, i)
-		i += size
-	}
-	offs = append(offs, i)
-	if len(offs) == 2 {
-		*toks = append(*toks, Token{Term: text[offs[0]:offs[1]], Start: offs[0], End: offs[1], Kind: CJK})
-		return i
-	}
-	for k := 0; k+2 < len(offs); k++ {
-		*toks = append(*toks, Token{Term: text[offs[k]:offs[k+2]], Start: offs[k], End: offs[k+2], Kind: CJK})
-	}
-	return i
-}
-
-func (a *Analyzer) stem(lower string) string {
-	if s, ok := a.stems[lower]; ok {
-		return s
-	}
-	s := lower
-	if isASCIIWord(lower) {
-		s = lexical.Stem(lower)
-	}
-	if a.stems != nil {
-		a.stems[lower] = s
-	}
-	return s
-}
-
-// NormalizeNumber removes thousands separators from a numeric literal:
-// "260,000" → "260000". A comma followed by other than three digits is
-// kept as a decimal mark only when no "." is present ("1,5" → "1.5").
-func NormalizeNumber(lit string) string {
-	if !strings.Contains(lit, ",") {
-		return lit
-	}
-	groups := strings.Split(lit, ",")
-	thousands := true
-	for _, g := range groups[1:] {
-		head, _, _ := strings.Cut(g, ".")
-		if len(head) != 3 {
-			thousands = false
-			break
-		}
-	}
-	if thousands {
-		return strings.ReplaceAll(lit, ",", "")
-	}
-	if !strings.Contains(lit, ".") && len(groups) == 2 {
-		return groups[0] + "." + groups[1]
-	}
-	return strings.ReplaceAll(lit, ",", "")
-}
-
-func isCJK(r rune) bool {
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
-		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
-}
-
-func isApostrophe(r rune) bool { return r == '\'' || r == '’' }
-
-func normalizeApostrophes(s string) string {
-	if strings.ContainsRune(s, '’') {
-		return strings.ReplaceAll(s, "’", "'")
-	}
-	return s
-}
-
-func isASCIIWord(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// isStopWord reports English function words (lexical.IsStopWord).
-func isStopWord(lower string) bool { return lexical.IsStopWord(lower) }
+// NormalizeNumber removes thousands separators from a numeric literal
+// (lexical.NormalizeNumber).
+func NormalizeNumber(lit string) string { return lexical.NormalizeNumber(lit) }

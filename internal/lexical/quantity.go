@@ -1,0 +1,337 @@
+package lexical
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// UnitYear marks a calendar year. It cannot collide with a word stem, so
+// "24 year old" (unit "year") is not compared with "2012".
+const UnitYear = "(year)"
+
+// Quantity is a number read from text with what it counts.
+type Quantity struct {
+	Lit   string  // the literal as written, for reasons ("41.3")
+	Value float64 // after multipliers: "4.1 million" → 4.1e6
+	// Unit is "%", a currency symbol, UnitYear for a bare four-digit year, the
+	// stem of the word that follows ("260,000 volumes" → "volum"), or "".
+	Unit string
+	// Tol is the absolute difference still counted as the same number: half
+	// a unit of the literal's last digit, or 10% when hedged ("about 300").
+	Tol float64
+	// Tok is the index of the number's token in the tokens read.
+	Tok int
+	// Unit2 is the stem of a second word after the number, when the first
+	// one qualifies it ("12 transformer layers" → unit "transform", unit2
+	// "layer").
+	Unit2 string
+	// Lead holds the stems of the (at most two) content words within four
+	// words before the number ("a batch size of 32" → "size").
+	Lead []string
+	// Scale is the scale word after the number ("million"), if any.
+	Scale string
+	// RangeTo marks the low end of a range ("6 to 11", "20%–35%",
+	// "between 6 and 11"); the next quantity is the high end.
+	RangeTo bool
+}
+
+// Quantities reads the numbers of text (toks are Tokenize(text)): digits,
+// spelled counts ("two exits"), scale words ("4.1 million", "2100万"),
+// units, years and ranges.
+func Quantities(text string, toks []Token) []Quantity {
+	var out []Quantity
+	for i, t := range toks {
+		var v float64
+		decimals := 0
+		if t.Kind == Number && partOfNumber(text, toks, i) {
+			continue // read with the number it continues
+		}
+		switch t.Kind {
+		case Number:
+			term := joinedNumber(text, toks, i)
+			var err error
+			v, err = strconv.ParseFloat(term, 64)
+			if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+				continue // "1.2.3": a version or section number, not a quantity
+			}
+			if _, frac, ok := strings.Cut(term, "."); ok {
+				decimals = len(frac)
+			}
+		case Word:
+			n, ok := spelledNumber(strings.ToLower(text[t.Start:t.End]))
+			if !ok {
+				continue
+			}
+			v = n
+		default:
+			continue
+		}
+		last := i // the last token of the number ("50 000")
+		for t.Kind == Number && numberGlue(text, toks, last) != "" {
+			last++
+		}
+		t.End = toks[last].End
+		q := Quantity{Lit: text[t.Start:t.End], Value: v, Tok: i}
+		mult := 1.0
+		next := last + 1
+		cjkUnit := ""
+		switch rest := text[t.End:]; {
+		case strings.HasPrefix(rest, "万"): // "2100万人"
+			mult = 1e4
+		case strings.HasPrefix(rest, "亿"):
+			mult = 1e8
+		case strings.HasPrefix(rest, "年"): // "2016年"
+			cjkUnit = UnitYear
+		case next < len(toks) && Adjacent(text, toks[last], toks[next]):
+			if mult = wordMultiplier(text[toks[next].Start:toks[next].End]); mult != 1 {
+				q.Scale = strings.ToLower(text[toks[next].Start:toks[next].End])
+				next++
+			}
+		}
+		q.Value = v * mult
+		q.Tol = 0.5 * math.Pow10(-decimals) * mult
+		before := strings.TrimRight(text[max(0, t.Start-4):t.Start], " ")
+		after := text[t.End:min(len(text), t.End+2)]
+		switch {
+		case cjkUnit != "":
+			q.Unit = cjkUnit
+		case strings.HasSuffix(before, "$"):
+			q.Unit = "$"
+		case strings.HasSuffix(before, "€"):
+			q.Unit = "€"
+		case strings.HasSuffix(before, "£"):
+			q.Unit = "£"
+		case strings.HasPrefix(strings.TrimLeft(after, " "), "%"):
+			q.Unit = "%"
+		case next < len(toks) && Adjacent(text, toks[next-1], toks[next]) && toks[next].Kind == Word:
+			w := strings.ToLower(text[toks[next].Start:toks[next].End])
+			switch {
+			case w == "percent" || w == "per" && next+1 < len(toks) && strings.EqualFold(text[toks[next+1].Start:toks[next+1].End], "cent"):
+				q.Unit = "%"
+			case !toks[next].Stop:
+				q.Unit = toks[next].Term
+				if n2 := next + 1; n2 < len(toks) && toks[n2].Kind == Word && !toks[n2].Stop && Adjacent(text, toks[next], toks[n2]) {
+					q.Unit2 = toks[n2].Term
+				}
+			}
+		}
+		q.Lead = leadWords(text, toks, i)
+		q.RangeTo = rangeFollows(text, toks, i)
+		if t.Kind == Number && !IsSymbolUnit(q.Unit) && mult == 1 && decimals == 0 && !strings.Contains(q.Lit, ",") && len(t.Term) == 4 && v >= 1000 && v <= 2100 {
+			q.Unit = UnitYear // "in 2016", "2016 Grammy-nominated"
+		}
+		if y, ok := yearRangeEnd(text, toks, i); ok {
+			q.Value, q.Unit, q.Tol = y, UnitYear, 0.5 // "2018–19" ends in 2019
+		}
+		if q.Unit != UnitYear && Hedged(text, toks, i) {
+			q.Tol = math.Max(q.Tol, 0.1*math.Abs(q.Value))
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// yearRangeEnd reads a two-digit number after a year and a dash
+// ("2018–19", "1914-18") as the year it abbreviates.
+func yearRangeEnd(text string, toks []Token, i int) (float64, bool) {
+	t := toks[i]
+	if i == 0 || t.Kind != Number || len(t.Term) != 2 {
+		return 0, false
+	}
+	p := toks[i-1]
+	if p.Kind != Number || len(p.Term) != 4 || p.End > t.Start {
+		return 0, false
+	}
+	switch text[p.End:t.Start] {
+	case "-", "–", "/":
+	default:
+		return 0, false
+	}
+	start, err1 := strconv.Atoi(p.Term)
+	end, err2 := strconv.Atoi(t.Term)
+	if err1 != nil || err2 != nil || start < 1000 || start > 2100 {
+		return 0, false
+	}
+	y := start/100*100 + end
+	if y < start {
+		y += 100
+	}
+	return float64(y), true
+}
+
+// numberGlue reports how token i+1 continues the number at token i: a
+// group of three digits after a space ("50 000", "499 000"), or decimals
+// after a raised dot ("1·3", as The Lancet writes them).
+func numberGlue(text string, toks []Token, i int) string {
+	if i+1 >= len(toks) || toks[i].Kind != Number || toks[i+1].Kind != Number {
+		return ""
+	}
+	gap := text[toks[i].End:toks[i+1].Start]
+	next := toks[i+1].Term
+	switch gap {
+	case "·":
+		if !strings.ContainsAny(toks[i].Term, ".") && !strings.ContainsAny(next, ".") {
+			return "."
+		}
+	case " ", "\u00a0", "\u2009", "\u202f":
+		if len(next) == 3 && !strings.ContainsAny(next, ".") && len(toks[i].Term) <= 3 && !strings.ContainsAny(toks[i].Term, ".") {
+			return " "
+		}
+	}
+	return ""
+}
+
+// partOfNumber reports whether token i continues the number before it.
+func partOfNumber(text string, toks []Token, i int) bool {
+	return i > 0 && numberGlue(text, toks, i-1) != ""
+}
+
+// joinedNumber returns the numeric term starting at token i with the
+// tokens that continue it.
+func joinedNumber(text string, toks []Token, i int) string {
+	term := toks[i].Term
+	for k := i; ; k++ {
+		switch numberGlue(text, toks, k) {
+		case ".":
+			return term + "." + toks[k+1].Term
+		case " ":
+			term += toks[k+1].Term
+			continue
+		}
+		return term
+	}
+}
+
+// leadWords returns the stems of at most two content words within four
+// words before token i, skipping scale words and stopping at punctuation.
+func leadWords(text string, toks []Token, i int) []string {
+	var out []string
+	for k := i - 1; k >= 0 && k >= i-4 && len(out) < 2; k-- {
+		t := toks[k]
+		if t.End <= toks[k+1].Start && strings.ContainsAny(text[t.End:toks[k+1].Start], ".;:!?()[]") {
+			break // (CJK bigrams overlap: no gap)
+		}
+		if t.Kind != Word || t.Stop || wordMultiplier(text[t.Start:t.End]) != 1 {
+			continue
+		}
+		out = append(out, t.Term)
+	}
+	return out
+}
+
+// rangeFollows reports whether the number at token i opens a range: the
+// next number follows after "-", "–", "to", or "and" after "between",
+// with at most a percent sign or scale word between.
+func rangeFollows(text string, toks []Token, i int) bool {
+	k := i + 1
+	for k < len(toks) && k <= i+3 && toks[k].Kind != Number {
+		k++
+	}
+	if k >= len(toks) || toks[k].Kind != Number {
+		return false
+	}
+	gap := strings.ToLower(text[toks[i].End:toks[k].Start])
+	for _, w := range []string{"%", "percent", "thousand", "million", "billion", "$", "€", "£"} {
+		gap = strings.ReplaceAll(gap, w, " ")
+	}
+	switch strings.TrimSpace(gap) {
+	case "-", "–", "to", "—":
+		return true
+	case "and":
+		lead := strings.ToLower(text[max(0, toks[i].Start-9):toks[i].Start])
+		return strings.Contains(lead, "between")
+	}
+	return false
+}
+
+// Adjacent reports whether b follows a with only spaces or one hyphen
+// between ("5-year", "4.1 million").
+func Adjacent(text string, a, b Token) bool {
+	gap := text[a.End:b.Start]
+	if len(gap) > 3 {
+		return false
+	}
+	return strings.Trim(gap, " -\u00a0") == ""
+}
+
+// Hedged reports an approximation word just before token i: "about 300",
+// "more than 260,000", "~5".
+func Hedged(text string, toks []Token, i int) bool {
+	lead := strings.ToLower(text[max(0, toks[i].Start-24):toks[i].Start])
+	lead = strings.TrimRight(lead, " $€£")
+	if strings.HasSuffix(lead, "~") || strings.HasSuffix(lead, "≈") {
+		return true
+	}
+	for _, h := range []string{"about", "approximately", "around", "nearly", "roughly", "almost",
+		"over", "more than", "less than", "fewer than", "under", "some", "up to", "at least",
+		"estimated", "an estimated", "circa", "ca.", "close to", "upwards of"} {
+		if strings.HasSuffix(lead, " "+h) || lead == h {
+			return true
+		}
+	}
+	return false
+}
+
+func IsSymbolUnit(u string) bool { return u == "%" || u == "$" || u == "€" || u == "£" }
+
+// spelledNumber reads the number words that reports and pages use for
+// counts ("two exits", "five Hollywood trades"). "One" is left out: it is
+// more often a pronoun than a count.
+func spelledNumber(w string) (float64, bool) {
+	switch w {
+	case "two":
+		return 2, true
+	case "three":
+		return 3, true
+	case "four":
+		return 4, true
+	case "five":
+		return 5, true
+	case "six":
+		return 6, true
+	case "seven":
+		return 7, true
+	case "eight":
+		return 8, true
+	case "nine":
+		return 9, true
+	case "ten":
+		return 10, true
+	case "eleven":
+		return 11, true
+	case "twelve":
+		return 12, true
+	case "fifteen":
+		return 15, true
+	case "twenty":
+		return 20, true
+	case "thirty":
+		return 30, true
+	case "forty":
+		return 40, true
+	case "fifty":
+		return 50, true
+	case "hundred":
+		return 100, true
+	case "dozen":
+		return 12, true
+	}
+	return 0, false
+}
+
+// wordMultiplier returns the value of a scale word after a number
+// ("4.1 million"), or 1.
+func wordMultiplier(w string) float64 {
+	switch strings.ToLower(w) {
+	case "thousand":
+		return 1e3
+	case "million", "millions", "mn":
+		return 1e6
+	case "billion", "billions", "bn":
+		return 1e9
+	case "trillion", "trillions":
+		return 1e12
+	}
+	return 1
+}
