@@ -14,10 +14,6 @@ const unitYear = lexical.UnitYear
 
 func quantities(text string, toks []passage.Token) []quantity { return lexical.Quantities(text, toks) }
 
-func hedged(text string, toks []passage.Token, i int) bool { return lexical.Hedged(text, toks, i) }
-
-func adjacent(text string, a, b passage.Token) bool { return lexical.Adjacent(text, a, b) }
-
 // numberCheck compares the claim's quantities with a passage's.
 type numberCheck struct {
 	total, matched int
