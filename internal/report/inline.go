@@ -9,6 +9,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
 // Bounds that keep scanning linear on adversarial input: a link text, a
@@ -1077,16 +1078,9 @@ func isLowerByte(c byte) bool { return c >= 'a' && c <= 'z' }
 
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// isCJK reports whether r is a Han, Hiragana, Katakana or Hangul character.
-func isCJK(r rune) bool {
-	switch {
-	case r < 0x1100:
-		return false
-	case r >= 0x4E00 && r <= 0x9FFF, r >= 0x3040 && r <= 0x30FF, r >= 0xAC00 && r <= 0xD7AF:
-		return true
-	}
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hangul, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)
-}
+// isCJK reports whether r is a Han, Hiragana, Katakana or Hangul character
+// (the text toolkit's definition, shared with the sentence splitter).
+func isCJK(r rune) bool { return lexical.IsCJK(r) }
 
 // isCJKPunct reports whether r is full-width or CJK punctuation.
 func isCJKPunct(r rune) bool {
