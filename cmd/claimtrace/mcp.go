@@ -127,11 +127,7 @@ func (a *app) runMCP(ctx context.Context, f mcpFlags) error {
 	}
 	opts := live.Options{Store: st, Tau: &f.tau, Logger: slog.New(slog.NewTextHandler(a.stderr, nil)), Limits: a.cfg.Live.limits()}
 	if f.judge == "offline" {
-		cal, err := judge.DefaultCalibration()
-		if err != nil {
-			return err
-		}
-		if opts.Judge, err = judge.NewOffline(cal); err != nil {
+		if opts.Judge, err = judge.NewDefaultOffline(); err != nil {
 			return err
 		}
 	} else {

@@ -68,11 +68,7 @@ func benchEvalSnapshot(b *testing.B, dir string, dsn func(lap int) string, setup
 		return c
 	}
 	b.ReportMetric(float64(urls), "urls")
-	cal, err := judge.DefaultCalibration()
-	if err != nil {
-		b.Fatal(err)
-	}
-	offline, err := judge.NewOffline(cal)
+	offline, err := judge.NewDefaultOffline()
 	if err != nil {
 		b.Fatal(err)
 	}

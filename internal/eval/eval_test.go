@@ -64,11 +64,8 @@ func demoRun(t *testing.T) (Options, string) {
 func TestDemo(t *testing.T) {
 	opts, _ := demoRun(t)
 	// The default judge of `claimtrace demo`, so its verdicts are checked too.
-	cal, err := judge.DefaultCalibration()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if opts.Judge, err = judge.NewOffline(cal); err != nil {
+	var err error
+	if opts.Judge, err = judge.NewDefaultOffline(); err != nil {
 		t.Fatal(err)
 	}
 	opts.JudgeName = "offline"

@@ -89,11 +89,7 @@ func TestSharedScrapedPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	cal, err := judge.DefaultCalibration()
-	if err != nil {
-		t.Fatal(err)
-	}
-	offline, err := judge.NewOffline(cal)
+	offline, err := judge.NewDefaultOffline()
 	if err != nil {
 		t.Fatal(err)
 	}

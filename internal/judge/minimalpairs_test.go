@@ -70,11 +70,7 @@ const minimalPairKeep = 0.95
 // 25 pairs.
 func TestMinimalPairs(t *testing.T) {
 	pairs := readMinimalPairs(t)
-	cal, err := DefaultCalibration()
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := NewOffline(cal)
+	j, err := NewDefaultOffline()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,11 +152,7 @@ func TestOfflineDeterministic(t *testing.T) {
 		}
 	}
 	run := func() []byte {
-		cal, err := DefaultCalibration()
-		if err != nil {
-			t.Fatal(err)
-		}
-		j, err := NewOffline(cal)
+		j, err := NewDefaultOffline()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -69,6 +69,17 @@ func NewOffline(cal Calibration) (*Offline, error) {
 	return newOffline(cal), nil
 }
 
+// NewDefaultOffline returns the offline judge with the shipped calibration:
+// the one `eval`, `audit`, `gate`, the live API and MCP use unless told
+// otherwise.
+func NewDefaultOffline() (*Offline, error) {
+	cal, err := DefaultCalibration()
+	if err != nil {
+		return nil, err
+	}
+	return NewOffline(cal)
+}
+
 func newOffline(cal Calibration) *Offline {
 	return &Offline{cal: cal, opt: passage.Options{Window: cal.Window}, antonyms: antonymIndex(passage.NewAnalyzer())}
 }

@@ -107,11 +107,7 @@ func BenchmarkJudgeSourceWiCE(b *testing.B) {
 			wice = append(wice, p)
 		}
 	}
-	cal, err := DefaultCalibration()
-	if err != nil {
-		b.Fatal(err)
-	}
-	j, err := NewOffline(cal)
+	j, err := NewDefaultOffline()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -142,11 +138,7 @@ func BenchmarkJudgeSourceWiCE(b *testing.B) {
 // pair, averaged over all of them.
 func BenchmarkOfflinePerPair(b *testing.B) {
 	pairs := sharedLabels(b, labels.SplitAll)
-	cal, err := DefaultCalibration()
-	if err != nil {
-		b.Fatal(err)
-	}
-	j, err := NewOffline(cal)
+	j, err := NewDefaultOffline()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -106,11 +106,8 @@ func New(opts Options) (*Service, error) {
 	}
 	j := opts.Judge
 	if j == nil {
-		cal, err := judge.DefaultCalibration()
-		if err != nil {
-			return nil, fmt.Errorf("live: %w", err)
-		}
-		if j, err = judge.NewOffline(cal); err != nil {
+		var err error
+		if j, err = judge.NewDefaultOffline(); err != nil {
 			return nil, fmt.Errorf("live: %w", err)
 		}
 	}

@@ -44,11 +44,7 @@ func pipeline(t testing.TB, st *store.Store, snapDir string) eval.Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cal, err := judge.DefaultCalibration()
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := judge.NewOffline(cal)
+	j, err := judge.NewDefaultOffline()
 	if err != nil {
 		t.Fatal(err)
 	}
