@@ -68,14 +68,9 @@ func IsScholarlyURL(raw string) bool {
 	if ArXivID(raw) != "" || DOI(raw) != "" {
 		return true
 	}
-	c, err := CanonicalURL(raw)
-	if err != nil {
+	host, path, ok := canonicalHostPath(raw)
+	if !ok {
 		return false
-	}
-	rest := strings.TrimPrefix(c, "https://")
-	host, path := rest, ""
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		host, path = rest[:i], rest[i:]
 	}
 	switch {
 	case host == "researchgate.net":

@@ -21,13 +21,9 @@ var webDomains = []string{
 // not papers (IsScholarlyURL is checked first by callers: a site never
 // appears in both lists).
 func IsWebHost(raw string) bool {
-	c, err := CanonicalURL(raw)
-	if err != nil {
+	host, _, ok := canonicalHostPath(raw)
+	if !ok {
 		return false
-	}
-	host := strings.TrimPrefix(c, "https://")
-	if i := strings.IndexAny(host, "/?#"); i >= 0 {
-		host = host[:i]
 	}
 	for _, d := range webDomains {
 		if host == d || strings.HasSuffix(host, "."+d) {
@@ -35,4 +31,25 @@ func IsWebHost(raw string) bool {
 		}
 	}
 	return false
+}
+
+// CanonicalHost returns the host of a URL's canonical form ("www." and the
+// port dropped, lower case), or "" when raw is not a URL.
+func CanonicalHost(raw string) string {
+	host, _, _ := canonicalHostPath(raw)
+	return host
+}
+
+// canonicalHostPath splits a URL's canonical form into its host and the
+// rest (path, query).
+func canonicalHostPath(raw string) (host, path string, ok bool) {
+	c, err := CanonicalURL(raw)
+	if err != nil {
+		return "", "", false
+	}
+	host = strings.TrimPrefix(c, "https://")
+	if i := strings.IndexAny(host, "/?#"); i >= 0 {
+		host, path = host[:i], host[i:]
+	}
+	return host, path, true
 }

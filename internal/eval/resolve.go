@@ -424,14 +424,7 @@ func identifierUnknown(raw string, page *fetch.Page) bool {
 	if page == nil || (page.Status != 404 && page.Status != 410) {
 		return false
 	}
-	c, err := biblio.CanonicalURL(raw)
-	if err != nil {
-		return false
-	}
-	host := strings.TrimPrefix(c, "https://")
-	if i := strings.IndexAny(host, "/?#"); i >= 0 {
-		host = host[:i]
-	}
+	host := biblio.CanonicalHost(raw)
 	return host == "doi.org" || host == "arxiv.org" || strings.HasSuffix(host, ".arxiv.org")
 }
 
