@@ -22,7 +22,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/agent"
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/prompts"
 	"github.com/claimtrace/claimtrace/internal/search"
@@ -156,7 +156,7 @@ func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bo
 	if native && changed("reader") {
 		return fmt.Errorf("--reader with --search native: the provider reads pages itself: %w", claimtrace.ErrInvalid)
 	}
-	ds, err := bench.LoadDataset(f.dataset)
+	ds, err := dataset.LoadDataset(f.dataset)
 	if err != nil {
 		return err
 	}
@@ -328,7 +328,7 @@ func parseBudgets(s string) ([]int, error) {
 
 // selectTasks returns the dataset's tasks, or those named (in dataset
 // order); an unknown id is an error naming it.
-func selectTasks(ds *bench.Dataset, ids []string) ([]claimtrace.Task, error) {
+func selectTasks(ds *dataset.Dataset, ids []string) ([]claimtrace.Task, error) {
 	if len(ids) == 0 {
 		return ds.Tasks, nil
 	}

@@ -20,10 +20,11 @@ import (
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/analysis"
 	"github.com/claimtrace/claimtrace/internal/atomicfile"
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/prompts"
 	"github.com/claimtrace/claimtrace/internal/scholar"
+	"github.com/claimtrace/claimtrace/internal/score"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -113,7 +114,7 @@ SEMANTIC_SCHOLAR_API_KEY for Semantic Scholar's.`,
 }
 
 func (a *app) runImportance(ctx context.Context, f importanceFlags, dirs []string) error {
-	ds, err := bench.LoadDataset(f.dataset)
+	ds, err := dataset.LoadDataset(f.dataset)
 	if err != nil {
 		return err
 	}
@@ -306,7 +307,7 @@ func (a *app) runQuality(ctx context.Context, f qualityFlags) error {
 	if err != nil {
 		return err
 	}
-	ds, err := bench.LoadDataset(f.dataset)
+	ds, err := dataset.LoadDataset(f.dataset)
 	if err != nil {
 		return err
 	}
@@ -432,7 +433,7 @@ func printQuality(w io.Writer, out qualityOutput, file string) {
 	for _, r := range out.Systems {
 		m := r.Means
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t\n", r.System, m.Reports, m.Scored, m.Failed,
-			score(m.ContentDepth), score(m.Synthesis), score(m.Insight), score(m.FutureDirections), score(m.SurveyNess), pct(m.GamingRate), m.Truncated)
+			rubricScore(m.ContentDepth), rubricScore(m.Synthesis), rubricScore(m.Insight), rubricScore(m.FutureDirections), rubricScore(m.SurveyNess), pct(m.GamingRate), m.Truncated)
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nD content depth · S synthesis & structure · I insight & trends · F future directions · SV survey-ness")
@@ -452,7 +453,7 @@ func printQuality(w io.Writer, out qualityOutput, file string) {
 	}
 }
 
-func score(v *float64) string {
+func rubricScore(v *float64) string {
 	if v == nil {
 		return "—"
 	}
@@ -462,7 +463,7 @@ func score(v *float64) string {
 // dryQuality prices the run without sending a request
 // (analysis.QualityJudge.Estimate); requests the store's cache already
 // answered cost nothing.
-func (a *app) dryQuality(ctx context.Context, j *analysis.QualityJudge, st *store.Store, ds *bench.Dataset, dirs []string, asJSON bool) error {
+func (a *app) dryQuality(ctx context.Context, j *analysis.QualityJudge, st *store.Store, ds *dataset.Dataset, dirs []string, asJSON bool) error {
 	lines, err := j.Estimate(ctx, ds, dirs, analysis.EstimateOptions{Load: a.loadReport, Cache: st.LLMCache()})
 	if err != nil {
 		return err
@@ -583,8 +584,8 @@ func printTaxonomy(w io.Writer, ts []*analysis.Taxonomy) {
 	}
 	tw.Flush()
 
-	order := []string{bench.ReasonPostCutoff, bench.ReasonUnresolvable, analysis.CauseFabricatedArXiv, analysis.CauseFabricatedDOI,
-		bench.ReasonUnverifiable, bench.ReasonNotAPaper, bench.ReasonSourceSurvey, bench.ReasonNotInGT, analysis.ExampleUnsupported, analysis.ExampleContradicted}
+	order := []string{score.ReasonPostCutoff, score.ReasonUnresolvable, analysis.CauseFabricatedArXiv, analysis.CauseFabricatedDOI,
+		score.ReasonUnverifiable, score.ReasonNotAPaper, score.ReasonSourceSurvey, score.ReasonNotInGT, analysis.ExampleUnsupported, analysis.ExampleContradicted}
 	order = append(order, unknown...)
 	order = append(order, analysis.ExampleFalseFact)
 	for _, t := range ts {

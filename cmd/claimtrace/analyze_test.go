@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/claimtrace/claimtrace/internal/analysis"
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/llm/llmtest"
 	"github.com/claimtrace/claimtrace/internal/scholar"
@@ -43,7 +43,7 @@ func newAnalyzeFixture(t *testing.T) analyzeFixture {
 	t.Setenv("CLAIMTRACE_CONFIG", empty)
 	fx := analyzeFixture{dir: dir, dataset: filepath.Join(dir, "dataset"), reports: filepath.Join(dir, "reports"),
 		judged: filepath.Join(dir, "out", "judged"), unjudged: filepath.Join(dir, "out", "unjudged"), store: filepath.Join(dir, "s.db")}
-	tasksFile := filepath.Join(fx.dataset, bench.TasksFile)
+	tasksFile := filepath.Join(fx.dataset, dataset.TasksFile)
 	line, err := os.ReadFile(tasksFile)
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +52,7 @@ func newAnalyzeFixture(t *testing.T) analyzeFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gt, err := os.ReadFile(filepath.Join(fx.dataset, bench.GTDir, demoTask+".jsonl"))
+	gt, err := os.ReadFile(filepath.Join(fx.dataset, dataset.GTDir, demoTask+".jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func newAnalyzeFixture(t *testing.T) analyzeFixture {
 		task["arxiv_id"] = id
 		b, _ := json.Marshal(task)
 		tasks += string(b) + "\n"
-		os.WriteFile(filepath.Join(fx.dataset, bench.GTDir, id+".jsonl"), gt, 0o644)
+		os.WriteFile(filepath.Join(fx.dataset, dataset.GTDir, id+".jsonl"), gt, 0o644)
 		var kept []string
 		for _, l := range strings.Split(string(report), "\n") {
 			if !hasAnyPrefix(l, drop) {
@@ -262,7 +262,7 @@ func TestAnalyzeCompare(t *testing.T) {
 // recall, a rerun asks nothing, and --offline gives the same table.
 func TestAnalyzeImportance(t *testing.T) {
 	fx := newAnalyzeFixture(t)
-	ds, err := bench.LoadDataset(fx.dataset)
+	ds, err := dataset.LoadDataset(fx.dataset)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,9 +17,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/claimtrace/claimtrace/internal/build"
-	"github.com/claimtrace/claimtrace/internal/build/arxivsnap"
-	"github.com/claimtrace/claimtrace/internal/build/tarx"
+	"github.com/claimtrace/claimtrace/internal/dataset/construct"
+	"github.com/claimtrace/claimtrace/internal/dataset/construct/arxivsnap"
+	"github.com/claimtrace/claimtrace/internal/dataset/construct/tarx"
 	"github.com/claimtrace/claimtrace/internal/llm"
 )
 
@@ -44,7 +44,7 @@ type buildFlags struct {
 	minRefs int
 
 	// sample
-	sample build.SampleOptions
+	sample construct.SampleOptions
 }
 
 func (f *buildFlags) addFilter(fs *pflag.FlagSet) {
@@ -60,7 +60,7 @@ func (f *buildFlags) addFilter(fs *pflag.FlagSet) {
 }
 
 func (f *buildFlags) addSources(fs *pflag.FlagSet) {
-	fs.StringVar(&f.arxivBase, "arxiv-base", build.DefaultArXivBase, "e-print base URL; the arXiv id is appended")
+	fs.StringVar(&f.arxivBase, "arxiv-base", construct.DefaultArXivBase, "e-print base URL; the arXiv id is appended")
 	fs.DurationVar(&f.interval, "interval", 3*time.Second, "minimum time between downloads (arXiv asks bulk clients for 3s)")
 	fs.Int64Var(&f.maxBytes, "max-download-bytes", 256<<20, "largest e-print downloaded")
 	fs.IntVar(&f.limits.MaxEntries, "max-entries", 5000, "most entries (files, folders, links) read from one e-print")
@@ -81,14 +81,14 @@ func (f *buildFlags) addLLM(fs *pflag.FlagSet) {
 	fs.StringVar(&f.model, "model", "", "model for --llm: provider:model or a configured name (default: llm.model in the config)")
 }
 
-// builder wires a build.Builder from flags and configuration.
-func (a *app) builder(ctx context.Context, f *buildFlags) (*build.Builder, error) {
+// builder wires a construct.Builder from flags and configuration.
+func (a *app) builder(ctx context.Context, f *buildFlags) (*construct.Builder, error) {
 	cfg := a.cfg
 	timeout := time.Duration(cfg.Fetch.TimeoutSecs) * time.Second
 	if timeout < 2*time.Minute {
 		timeout = 2 * time.Minute // e-prints are large
 	}
-	b := &build.Builder{
+	b := &construct.Builder{
 		Dir:         f.dir,
 		Downloader:  a.eprintDownloader(f.arxivBase, timeout, f.interval, f.maxBytes),
 		ArXivBase:   f.arxivBase,
@@ -110,9 +110,9 @@ func (a *app) builder(ctx context.Context, f *buildFlags) (*build.Builder, error
 			return nil, err
 		}
 		comp := llmCompleter{c}
-		b.Classifier = &build.LLMClassifier{Completer: comp}
-		b.Prompter = &build.LLMPrompter{Completer: comp}
-		b.DomainClassifier = &build.LLMDomains{Completer: comp}
+		b.Classifier = &construct.LLMClassifier{Completer: comp}
+		b.Prompter = &construct.LLMPrompter{Completer: comp}
+		b.DomainClassifier = &construct.LLMDomains{Completer: comp}
 	}
 	return b, nil
 }
@@ -127,7 +127,7 @@ func (l llmCompleter) CompleteJSON(ctx context.Context, stage, prompt string, ou
 }
 
 // printReport prints one line per stage: what it counted and where it wrote.
-func (a *app) printReport(rep *build.Report) {
+func (a *app) printReport(rep *construct.Report) {
 	m := rep.Manifest
 	if rep.Skipped {
 		fmt.Fprintf(a.stdout, "%-9s up to date (%s)\n", rep.Stage, m.Output)
@@ -157,7 +157,7 @@ func (a *app) stageBar(stage string, total int64) *progressbar.ProgressBar {
 	if bar == nil {
 		return nil
 	}
-	if stage == build.StageSelect {
+	if stage == construct.StageSelect {
 		progressbar.OptionShowBytes(true)(bar)
 	}
 	if total <= 0 {
@@ -167,7 +167,7 @@ func (a *app) stageBar(stage string, total int64) *progressbar.ProgressBar {
 }
 
 // stageProgress shows the build stages' advance on stderr, one bar per
-// stage in turn. Its report method is a build.Builder Progress callback
+// stage in turn. Its report method is a construct.Builder Progress callback
 // (the Builder serializes the calls).
 type stageProgress struct {
 	a     *app
@@ -196,7 +196,7 @@ func (p *stageProgress) clear() {
 
 // runStage runs one pipeline stage of b with a progress bar and prints
 // its report.
-func (a *app) runStage(b *build.Builder, run func() (*build.Report, error)) error {
+func (a *app) runStage(b *construct.Builder, run func() (*construct.Report, error)) error {
 	bars := &stageProgress{a: a}
 	b.Progress = bars.report
 	rep, err := run()
@@ -268,8 +268,8 @@ DIR/build/select.jsonl and its manifest instead.`,
 				if err != nil {
 					return err
 				}
-				return a.runStage(b, func() (*build.Report, error) {
-					return b.Select(ctx, build.SelectOptions{Snapshot: snapshot, Filter: f.spec,
+				return a.runStage(b, func() (*construct.Report, error) {
+					return b.Select(ctx, construct.SelectOptions{Snapshot: snapshot, Filter: f.spec,
 						Scan: arxivsnap.Options{SkipMalformed: f.skipMalformed, Workers: f.workers}})
 				})
 			}
@@ -279,7 +279,7 @@ DIR/build/select.jsonl and its manifest instead.`,
 			}
 			src, name, size := a.stdin, "stdin", int64(0)
 			if snapshot != "-" {
-				file, err := build.OpenInput(ctx, snapshot)
+				file, err := construct.OpenInput(ctx, snapshot)
 				if err != nil {
 					return fmt.Errorf("open snapshot: %w", err)
 				}
@@ -293,9 +293,9 @@ DIR/build/select.jsonl and its manifest instead.`,
 			}
 			// The bar counts the bytes read before decompression: a .gz
 			// file advances against its size on disk, stdin has no total.
-			bar := a.stageBar(build.StageSelect, size)
+			bar := a.stageBar(construct.StageSelect, size)
 			if bar != nil {
-				src = build.NewProgressReader(src, size, func(done, _ int64) { bar.Set64(done) })
+				src = construct.NewProgressReader(src, size, func(done, _ int64) { bar.Set64(done) })
 			}
 			in, err := arxivsnap.NewReader(src, name)
 			if err != nil {
@@ -369,7 +369,7 @@ func writeSelectManifest(out, snapshot string, spec arxivsnap.FilterSpec, st arx
 }
 
 // stageCmd builds a pipeline-stage command that takes no arguments.
-func (a *app) stageCmd(f *buildFlags, use, short, long string, run func(cmd *cobra.Command, b *build.Builder) (*build.Report, error)) *cobra.Command {
+func (a *app) stageCmd(f *buildFlags, use, short, long string, run func(cmd *cobra.Command, b *construct.Builder) (*construct.Report, error)) *cobra.Command {
 	return &cobra.Command{
 		Use:   use,
 		Short: short,
@@ -380,7 +380,7 @@ func (a *app) stageCmd(f *buildFlags, use, short, long string, run func(cmd *cob
 			if err != nil {
 				return err
 			}
-			return a.runStage(b, func() (*build.Report, error) { return run(cmd, b) })
+			return a.runStage(b, func() (*construct.Report, error) { return run(cmd, b) })
 		},
 	}
 }
@@ -391,7 +391,7 @@ func (a *app) buildClassifyCmd(f *buildFlags) *cobra.Command {
 abstract, with a transparent rule set (each decision lists the rules that fired):
 it removes astronomical sky surveys, questionnaire studies, peer and code review.
 Decisions are recorded one by one in DIR/build/classify.jsonl; a rerun continues.`,
-		func(cmd *cobra.Command, b *build.Builder) (*build.Report, error) { return b.Classify(cmd.Context()) })
+		func(cmd *cobra.Command, b *construct.Builder) (*construct.Report, error) { return b.Classify(cmd.Context()) })
 	f.addLLM(cmd.Flags())
 	return cmd
 }
@@ -405,7 +405,7 @@ whose id is not an arXiv id fails without a download. Extraction refuses absolut
 paths, ".." and links, and caps the entries (files, folders, links), each file
 and the bytes on disk (tar, gzip and folder bombs stop with an error). Failed
 papers are retried on the next run.`,
-		func(cmd *cobra.Command, b *build.Builder) (*build.Report, error) { return b.Sources(cmd.Context()) })
+		func(cmd *cobra.Command, b *construct.Builder) (*construct.Report, error) { return b.Sources(cmd.Context()) })
 	f.addSources(cmd.Flags())
 	return cmd
 }
@@ -431,14 +431,14 @@ Without --src, run the pipeline stage over DIR/build/sources.`,
 				if err != nil {
 					return err
 				}
-				return a.runStage(b, func() (*build.Report, error) { return b.Refs(cmd.Context()) })
+				return a.runStage(b, func() (*construct.Report, error) { return b.Refs(cmd.Context()) })
 			}
-			res, err := build.ExtractRefs(cmd.Context(), src, build.RefsOptions{Main: main})
+			res, err := construct.ExtractRefs(cmd.Context(), src, construct.RefsOptions{Main: main})
 			if err != nil {
 				return err
 			}
 			bw := bufio.NewWriter(a.stdout)
-			if err := build.WriteRefs(bw, res.Refs); err != nil {
+			if err := construct.WriteRefs(bw, res.Refs); err != nil {
 				return err
 			}
 			if err := bw.Flush(); err != nil {
@@ -467,7 +467,7 @@ paper §2.1.2), each with the cutoff month of the survey's last version ("Ensure
 only papers published before April 2025 are referenced."), plus the rules block
 (no citing the survey itself; an English survey with citations). Offline, the
 prompts are filled templates.`,
-		func(cmd *cobra.Command, b *build.Builder) (*build.Report, error) { return b.Prompts(cmd.Context()) })
+		func(cmd *cobra.Command, b *construct.Builder) (*construct.Report, error) { return b.Prompts(cmd.Context()) })
 	f.addLLM(cmd.Flags())
 	return cmd
 }
@@ -477,7 +477,7 @@ func (a *app) buildDomainsCmd(f *buildFlags) *cobra.Command {
 		`Assign each survey with a ground truth one of the ten application domains of
 paper §2.1.3 (or Unknown Category). Offline: application words in title and
 abstract first, the arXiv categories otherwise.`,
-		func(cmd *cobra.Command, b *build.Builder) (*build.Report, error) { return b.Domains(cmd.Context()) })
+		func(cmd *cobra.Command, b *construct.Builder) (*construct.Report, error) { return b.Domains(cmd.Context()) })
 	f.addLLM(cmd.Flags())
 	return cmd
 }
@@ -487,7 +487,7 @@ func (a *app) buildSampleCmd(f *buildFlags) *cobra.Command {
 		`Draw --per-domain surveys from each of the ten domains and one prompt level for
 each, deterministically (math/rand/v2 PCG seeded with --seed), and write
 DIR/ReportBench_v1.1.jsonl and DIR/ReportBench_v1.1_GT/ in the released format.`,
-		func(cmd *cobra.Command, b *build.Builder) (*build.Report, error) {
+		func(cmd *cobra.Command, b *construct.Builder) (*construct.Report, error) {
 			return b.Sample(cmd.Context(), f.sample)
 		})
 	f.addSample(cmd.Flags())
@@ -507,12 +507,12 @@ func (a *app) buildAllCmd(f *buildFlags) *cobra.Command {
 			}
 			bars := &stageProgress{a: a}
 			b.Progress = bars.report
-			err = b.All(cmd.Context(), build.AllOptions{
-				Select: build.SelectOptions{Snapshot: snapshot, Filter: f.spec,
+			err = b.All(cmd.Context(), construct.AllOptions{
+				Select: construct.SelectOptions{Snapshot: snapshot, Filter: f.spec,
 					Scan: arxivsnap.Options{SkipMalformed: f.skipMalformed, Workers: f.workers}},
 				Sample: f.sample,
 				From:   from,
-			}, func(rep *build.Report) {
+			}, func(rep *construct.Report) {
 				bars.clear()
 				a.printReport(rep)
 			})

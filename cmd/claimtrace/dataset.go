@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 )
 
 func (a *app) datasetCmd() *cobra.Command {
@@ -29,14 +29,14 @@ func (a *app) datasetPullCmd() *cobra.Command {
 		Use:   "pull --dir DIR",
 		Short: "Download ReportBench v1.1 (100 tasks + ground truth) from its public GitHub repository",
 		Long: `Download ReportBench v1.1 into DIR: ReportBench_v1.1.jsonl and
-ReportBench_v1.1_GT/<arxiv_id>.jsonl, pinned to release commit ` + bench.ReleaseCommit[:7] + `.
+ReportBench_v1.1_GT/<arxiv_id>.jsonl, pinned to release commit ` + dataset.ReleaseCommit[:7] + `.
 Files already present and valid are kept, so an interrupted pull resumes.
 --from points at a mirror: a base URL under which the same two paths exist.`,
 		Example: "  claimtrace dataset pull --dir data/reportbench\n  claimtrace dataset pull --dir data/reportbench --from https://mirror.example/ReportBench",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bar := a.progress(101, "pull")
-			res, err := bench.Pull(cmd.Context(), dir, bench.PullOptions{
+			res, err := dataset.Pull(cmd.Context(), dir, dataset.PullOptions{
 				Base:   from,
 				Client: &http.Client{Timeout: 2 * time.Minute},
 				Progress: func(done, total int, name string) {
@@ -77,7 +77,7 @@ func (a *app) datasetShowCmd() *cobra.Command {
 			"  claimtrace dataset show --dataset data/reportbench 2312.04861",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := bench.LoadDataset(dir)
+			d, err := dataset.LoadDataset(dir)
 			if err != nil {
 				return err
 			}
@@ -108,7 +108,7 @@ func (a *app) datasetShowCmd() *cobra.Command {
 			tw = tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "TASK\tCUTOFF\tGT\tTITLE")
 			for _, t := range d.Tasks {
-				c, src := bench.Cutoff(t)
+				c, src := dataset.Cutoff(t)
 				refs, _ := d.GT(t.ArXivID)
 				fmt.Fprintf(tw, "%s\t%s (%s)\t%d\t%s\n", t.ArXivID, dateOr(c), src, len(refs), shorten(t.Title, 70))
 			}
@@ -121,13 +121,13 @@ func (a *app) datasetShowCmd() *cobra.Command {
 	return cmd
 }
 
-func (a *app) showTask(d *bench.Dataset, id string, asJSON bool) error {
+func (a *app) showTask(d *dataset.Dataset, id string, asJSON bool) error {
 	t, ok := d.Task(id)
 	if !ok {
 		return fmt.Errorf("no task %s in %s", id, d.TaskPath)
 	}
 	refs, gtErr := d.GT(id)
-	c, src := bench.Cutoff(t)
+	c, src := dataset.Cutoff(t)
 	if asJSON {
 		return json.NewEncoder(a.stdout).Encode(map[string]any{"task": t, "cutoff": dateOr(c), "cutoff_source": src, "gt": refs})
 	}

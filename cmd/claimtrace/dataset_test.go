@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-const miniDataset = "../../internal/bench/testdata/mini"
+const miniDataset = "../../internal/dataset/testdata/mini"
 
 func TestDatasetShow(t *testing.T) {
 	out, errOut, code := cli(t, "dataset", "show", "--dataset", miniDataset)

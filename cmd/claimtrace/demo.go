@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/demo"
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/web"
@@ -44,7 +44,7 @@ with the audit view as static pages in DIR/results/html/.`,
 			if err := demo.Materialize(dir); err != nil {
 				return err
 			}
-			ds, err := bench.LoadDataset(filepath.Join(dir, demo.DatasetDir))
+			ds, err := dataset.LoadDataset(filepath.Join(dir, demo.DatasetDir))
 			if err != nil {
 				return err
 			}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/store"
@@ -101,7 +101,7 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	if err != nil {
 		return err
 	}
-	ds, err := bench.LoadDataset(f.dataset)
+	ds, err := dataset.LoadDataset(f.dataset)
 	if err != nil {
 		return err
 	}

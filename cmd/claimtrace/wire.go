@@ -20,7 +20,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/biblio"
-	"github.com/claimtrace/claimtrace/internal/build"
+	"github.com/claimtrace/claimtrace/internal/dataset/construct"
 	"github.com/claimtrace/claimtrace/internal/fetch"
 	"github.com/claimtrace/claimtrace/internal/prompts"
 	"github.com/claimtrace/claimtrace/internal/scholar"
@@ -160,7 +160,7 @@ func splitList(vals []string) []string {
 // interval, retries with backoff, a size cap; no page cache (the build
 // stages keep their own outputs). The e-print base is an endpoint the user
 // configured, so its host may be a local mirror.
-func (a *app) eprintDownloader(base string, timeout, interval time.Duration, maxBytes int64) build.Downloader {
+func (a *app) eprintDownloader(base string, timeout, interval time.Duration, maxBytes int64) construct.Downloader {
 	rps := -1.0
 	if interval > 0 {
 		rps = 1 / interval.Seconds()
@@ -174,7 +174,7 @@ func (a *app) eprintDownloader(base string, timeout, interval time.Duration, max
 	})}
 }
 
-// fetchDownloader adapts the fetcher to build.Downloader.
+// fetchDownloader adapts the fetcher to construct.Downloader.
 type fetchDownloader struct{ c *fetch.Client }
 
 func (d fetchDownloader) Download(ctx context.Context, url string, w io.Writer) (string, error) {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/agent"
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/search"
 	"github.com/claimtrace/claimtrace/internal/sharedtest"
@@ -33,7 +33,7 @@ func realPages(b *testing.B) []string {
 }
 
 func realTasks(b *testing.B) []claimtrace.Task {
-	ds, err := bench.LoadDataset(sharedtest.Dir(b, "reportbench-v1.1"))
+	ds, err := dataset.LoadDataset(sharedtest.Dir(b, "reportbench-v1.1"))
 	if err != nil {
 		b.Fatal(err)
 	}

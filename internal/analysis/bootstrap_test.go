@@ -13,15 +13,15 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/analysis"
-	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/score"
 )
 
 func TestLoadRun(t *testing.T) {
 	dir := t.TempDir()
 	reports := []report{
 		{task: "2101.00001", gt: 10, matched: []string{"a", "b"}},
-		{task: "2101.00002", gt: 20, matched: []string{"c"}, unmatched: []bench.Unmatched{{URL: "https://x.org/p", Reason: bench.ReasonNotInGT}}},
+		{task: "2101.00002", gt: 20, matched: []string{"c"}, unmatched: []score.Unmatched{{URL: "https://x.org/p", Reason: score.ReasonNotInGT}}},
 		{task: "2101.00003", failed: true},
 	}
 	run := writeRun(t, filepath.Join(dir, "o3"), reports, true)
@@ -90,7 +90,7 @@ func sample(seed uint64, n int) []*eval.Result {
 				r.matched = append(r.matched, "b"+string(rune('a'+h)))
 			}
 			for range 10 - hits {
-				r.unmatched = append(r.unmatched, bench.Unmatched{Reason: bench.ReasonNotInGT})
+				r.unmatched = append(r.unmatched, score.Unmatched{Reason: score.ReasonNotInGT})
 			}
 		}
 		for range 3 {
@@ -113,7 +113,7 @@ func TestIntervals(t *testing.T) {
 		names = append(names, iv.Metric)
 		// The point estimate is the macro mean over defined values, as
 		// summary.json computes it.
-		var m bench.Mean
+		var m score.Mean
 		for _, r := range reports {
 			for _, met := range analysis.Metrics() {
 				if met.Name == iv.Metric {
@@ -181,7 +181,7 @@ func TestIntervalCoverage(t *testing.T) {
 		reports := make([]*eval.Result, n)
 		for i := range reports {
 			// Recall uniform on [0, 0.1]: true mean 0.05.
-			reports[i] = &eval.Result{Citation: &bench.CitationScore{Recall: rng.Float64() * 0.1}}
+			reports[i] = &eval.Result{Citation: &score.CitationScore{Recall: rng.Float64() * 0.1}}
 		}
 		iv, err := analysis.Intervals(reports, analysis.Metrics()[1:2], analysis.BootstrapOptions{Resamples: 1000, Seed: rng.Uint64()})
 		if err != nil {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"path/filepath"
 
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/report"
 )
@@ -41,7 +41,7 @@ type EstimateOptions struct {
 // each reports directory, sends none, and prices the ones the cache has
 // not answered (output tokens at the answer cap: an upper bound). An
 // unreadable report is counted, not an error.
-func (j *QualityJudge) Estimate(ctx context.Context, ds *bench.Dataset, dirs []string, opt EstimateOptions) ([]QualityEstimate, error) {
+func (j *QualityJudge) Estimate(ctx context.Context, ds *dataset.Dataset, dirs []string, opt EstimateOptions) ([]QualityEstimate, error) {
 	load := opt.Load
 	if load == nil {
 		load = report.Load

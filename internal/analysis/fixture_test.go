@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/claimtrace/claimtrace"
-	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/prov"
+	"github.com/claimtrace/claimtrace/internal/score"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -19,7 +19,7 @@ type report struct {
 	task      string
 	gt        int                // distinct ground-truth references
 	matched   []string           // bib_ids of the hits
-	unmatched []bench.Unmatched  // misses with reason and detail
+	unmatched []score.Unmatched  // misses with reason and detail
 	verdicts  []claimtrace.Label // one cited claim per verdict
 	reasons   []string           // reasons of the verdicts (same order), optional
 	facts     []claimtrace.FactLabel
@@ -37,9 +37,9 @@ func (r report) result() *eval.Result {
 		res.Status, res.Error = store.StatusFailed, "report reports/"+r.task+".md: invalid UTF-8 at byte 12: invalid input"
 		return res
 	}
-	cs := &bench.CitationScore{Matched: []bench.Matched{}, Unmatched: []bench.Unmatched{}, GTSize: r.gt}
+	cs := &score.CitationScore{Matched: []score.Matched{}, Unmatched: []score.Unmatched{}, GTSize: r.gt}
 	for _, id := range r.matched {
-		cs.Matched = append(cs.Matched, bench.Matched{BibID: id, URL: "https://arxiv.org/abs/" + id, Key: "arxiv:" + id, Title: "Title of " + id, Method: "arxiv_id"})
+		cs.Matched = append(cs.Matched, score.Matched{BibID: id, URL: "https://arxiv.org/abs/" + id, Key: "arxiv:" + id, Title: "Title of " + id, Method: "arxiv_id"})
 		cs.Hits++
 		cs.Papers++
 	}
@@ -47,14 +47,14 @@ func (r report) result() *eval.Result {
 	for _, u := range r.unmatched {
 		cs.Unmatched = append(cs.Unmatched, u)
 		switch u.Reason {
-		case bench.ReasonUnresolvable:
+		case score.ReasonUnresolvable:
 			cs.Unresolvable++
-		case bench.ReasonNotAPaper:
+		case score.ReasonNotAPaper:
 			cs.Web++
-		case bench.ReasonPostCutoff:
+		case score.ReasonPostCutoff:
 			cs.Papers++
 			cs.PostCutoff++
-		case bench.ReasonSourceSurvey:
+		case score.ReasonSourceSurvey:
 			cs.Papers++
 			cs.SourceSurvey++
 		default:

@@ -7,8 +7,9 @@ import (
 	"strings"
 
 	"github.com/claimtrace/claimtrace"
-	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/dataset"
+	"github.com/claimtrace/claimtrace/internal/score"
 )
 
 // Survey is one task's ground truth as distinct references: references
@@ -35,7 +36,7 @@ type Ref struct {
 }
 
 // Surveys prepares the ground truth of tasks for stratification.
-func Surveys(ds *bench.Dataset, tasks []string) ([]*Survey, error) {
+func Surveys(ds *dataset.Dataset, tasks []string) ([]*Survey, error) {
 	var out []*Survey
 	for _, task := range tasks {
 		refs, err := ds.GT(task)
@@ -137,7 +138,7 @@ func (s *Survey) Queries() []RefQuery {
 // hits returns the indices into s.Refs of matched references. A bib_id
 // two distinct references share (the ground truth reuses a few) is
 // resolved by matching the cited work's title again.
-func (s *Survey) hits(matched []bench.Matched) (hit map[int]bool, unknown int) {
+func (s *Survey) hits(matched []score.Matched) (hit map[int]bool, unknown int) {
 	hit = map[int]bool{}
 	for _, m := range matched {
 		idx := s.byBibID[m.BibID]

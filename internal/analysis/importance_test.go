@@ -10,8 +10,8 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/analysis"
-	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/score"
 )
 
 func TestQuartiles(t *testing.T) {
@@ -267,7 +267,7 @@ func TestStratifySharedBibID(t *testing.T) {
 	counts[s.Refs[0].Query.Key()] = analysis.CountEntry{Key: s.Refs[0].Query.Key(), Status: analysis.CountFound, CitedBy: 50, Source: "openalex"}
 	counts[s.Refs[1].Query.Key()] = analysis.CountEntry{Key: s.Refs[1].Query.Key(), Status: analysis.CountFound, CitedBy: 500, Source: "openalex"}
 	res := report{task: "2306.05817", gt: 4}.result()
-	res.Citation.Matched = []bench.Matched{{BibID: "ma2023large", Title: "Large language model is not a good few-shot information extractor, but a good reranker for hard samples!", Method: "title"}}
+	res.Citation.Matched = []score.Matched{{BibID: "ma2023large", Title: "Large language model is not a good few-shot information extractor, but a good reranker for hard samples!", Method: "title"}}
 	run := &analysis.Run{Name: "sys", Reports: []*eval.Result{res}}
 	imp, err := analysis.Stratify([]*analysis.Survey{s}, counts, []*analysis.Run{run}, analysis.ImportanceOptions{})
 	if err != nil {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/analysis"
-	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/score"
 )
 
 func TestNewLeaderRow(t *testing.T) {
@@ -90,7 +90,7 @@ func TestLeaderboard(t *testing.T) {
 	dir := t.TempDir()
 	a := writeRun(t, filepath.Join(dir, "a"), []report{
 		{task: "2101.00001", gt: 10, matched: []string{"x"}},
-		{task: "2101.00002", gt: 10, matched: []string{"y"}, unmatched: []bench.Unmatched{{URL: "https://x.org/p", Reason: bench.ReasonNotInGT}}},
+		{task: "2101.00002", gt: 10, matched: []string{"y"}, unmatched: []score.Unmatched{{URL: "https://x.org/p", Reason: score.ReasonNotInGT}}},
 	}, true)
 	b := writeRun(t, filepath.Join(dir, "b"), []report{
 		{task: "2101.00001", gt: 10, matched: []string{"x", "y", "z"}},

@@ -15,10 +15,11 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/claimtrace/claimtrace"
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/prompts"
 	"github.com/claimtrace/claimtrace/internal/report"
+	"github.com/claimtrace/claimtrace/internal/score"
 )
 
 // StageQuality is the ledger stage of rubric calls.
@@ -254,7 +255,7 @@ type ReportFile struct {
 // ReportFiles lists the reports of dir that are tasks of ds:
 // <task>.json, .md or .txt (the reports-directory contract). Files of
 // other names, and tasks with several files, are returned as skipped.
-func ReportFiles(ds *bench.Dataset, dir string) (files []ReportFile, skipped []string, err error) {
+func ReportFiles(ds *dataset.Dataset, dir string) (files []ReportFile, skipped []string, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reports %s: %w", dir, err)
@@ -303,7 +304,7 @@ func fatal(err error) bool {
 // counted, never averaged. A budget, key or quota error stops the run.
 // done, when set, receives each score as soon as it is known (to store
 // it); its error stops the run.
-func (j *QualityJudge) ScoreReports(ctx context.Context, ds *bench.Dataset, dir string, concurrency int, done func(QualityScore) error) (*QualityRun, error) {
+func (j *QualityJudge) ScoreReports(ctx context.Context, ds *dataset.Dataset, dir string, concurrency int, done func(QualityScore) error) (*QualityRun, error) {
 	files, skipped, err := ReportFiles(ds, dir)
 	if err != nil {
 		return nil, err
@@ -350,7 +351,7 @@ func (j *QualityJudge) ScoreReports(ctx context.Context, ds *bench.Dataset, dir 
 
 func qualityMeans(scores []QualityScore) QualityMeans {
 	m := QualityMeans{Reports: len(scores)}
-	var d, s, in, f, sv, g bench.Mean
+	var d, s, in, f, sv, g score.Mean
 	for _, q := range scores {
 		if q.Truncated {
 			m.Truncated++

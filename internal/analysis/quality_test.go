@@ -15,7 +15,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/analysis"
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/llm/llmtest"
 )
@@ -33,17 +33,17 @@ func fakeClient(t testing.TB, srv *llmtest.Server, key string) *llm.Client {
 }
 
 // writeDataset writes a ReportBench dataset of tasks (no references).
-func writeDataset(t testing.TB, dir string, tasks map[string]string) *bench.Dataset {
+func writeDataset(t testing.TB, dir string, tasks map[string]string) *dataset.Dataset {
 	t.Helper()
-	os.MkdirAll(filepath.Join(dir, bench.GTDir), 0o755)
+	os.MkdirAll(filepath.Join(dir, dataset.GTDir), 0o755)
 	var b strings.Builder
 	for id, prompt := range tasks {
 		line, _ := json.Marshal(claimtrace.Task{ArXivID: id, Title: "Survey " + id, Prompt: prompt, Domain: "Computer Science"})
 		b.Write(append(line, '\n'))
-		os.WriteFile(filepath.Join(dir, bench.GTDir, id+".jsonl"), nil, 0o644)
+		os.WriteFile(filepath.Join(dir, dataset.GTDir, id+".jsonl"), nil, 0o644)
 	}
-	os.WriteFile(filepath.Join(dir, bench.TasksFile), []byte(b.String()), 0o644)
-	ds, err := bench.LoadDataset(dir)
+	os.WriteFile(filepath.Join(dir, dataset.TasksFile), []byte(b.String()), 0o644)
+	ds, err := dataset.LoadDataset(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,25 +3,27 @@ package analysis_test
 import (
 	"fmt"
 
-	"github.com/claimtrace/claimtrace"
 	"hash/fnv"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/claimtrace/claimtrace"
+
 	"github.com/claimtrace/claimtrace/internal/analysis"
-	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/scholar"
+	"github.com/claimtrace/claimtrace/internal/score"
 	"github.com/claimtrace/claimtrace/internal/sharedtest"
 )
 
 // realSurveys loads the released ReportBench ground truth (100 surveys,
 // 16,204 references).
-func realSurveys(tb testing.TB) (*bench.Dataset, []*analysis.Survey) {
+func realSurveys(tb testing.TB) (*dataset.Dataset, []*analysis.Survey) {
 	tb.Helper()
-	ds, err := bench.LoadDataset(sharedtest.Dir(tb, "reportbench-v1.1"))
+	ds, err := dataset.LoadDataset(sharedtest.Dir(tb, "reportbench-v1.1"))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -200,11 +202,11 @@ func BenchmarkCountCache(b *testing.B) {
 // verdicts each.
 func BenchmarkClassify(b *testing.B) {
 	run := &analysis.Run{Name: "big"}
-	reasons := []string{bench.ReasonNotInGT, bench.ReasonPostCutoff, bench.ReasonUnresolvable, bench.ReasonNotAPaper}
+	reasons := []string{score.ReasonNotInGT, score.ReasonPostCutoff, score.ReasonUnresolvable, score.ReasonNotAPaper}
 	for i := range 100 {
 		r := report{task: fmt.Sprintf("t%03d", i), gt: 160}
 		for k := range 200 {
-			r.unmatched = append(r.unmatched, bench.Unmatched{URL: fmt.Sprintf("https://example.org/%d/%d", i, k), Reason: reasons[k%4], Detail: "http 404"})
+			r.unmatched = append(r.unmatched, score.Unmatched{URL: fmt.Sprintf("https://example.org/%d/%d", i, k), Reason: reasons[k%4], Detail: "http 404"})
 		}
 		res := r.result()
 		for k := range 300 {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/claimtrace/claimtrace"
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/score"
 )
 
 // Share is a count and its share of a whole (nil when the whole is 0).
@@ -235,7 +235,7 @@ func Classify(run *Run, examples int) *Taxonomy {
 			reasons[u.Reason]++
 			e := Example{Task: r.Task, URL: u.URL, Title: u.Title, Detail: u.Detail}
 			ex.add(u.Reason, e)
-			if u.Reason == bench.ReasonUnresolvable {
+			if u.Reason == score.ReasonUnresolvable {
 				unresolvableTotal++
 				cause := statusCause(u.Detail)
 				unresolvableBy[cause]++
@@ -295,12 +295,12 @@ func Classify(run *Run, examples int) *Taxonomy {
 	non := works - hits
 	t.Citations = CitationErrors{
 		Works: works, Hits: hits, NonHits: non,
-		PostCutoff:     share(reasons[bench.ReasonPostCutoff], non),
-		Unresolvable:   share(reasons[bench.ReasonUnresolvable], non),
-		Unverifiable:   share(reasons[bench.ReasonUnverifiable], non),
-		NotAPaper:      share(reasons[bench.ReasonNotAPaper], non),
-		SourceSurvey:   share(reasons[bench.ReasonSourceSurvey], non),
-		NotInGT:        share(reasons[bench.ReasonNotInGT], non),
+		PostCutoff:     share(reasons[score.ReasonPostCutoff], non),
+		Unresolvable:   share(reasons[score.ReasonUnresolvable], non),
+		Unverifiable:   share(reasons[score.ReasonUnverifiable], non),
+		NotAPaper:      share(reasons[score.ReasonNotAPaper], non),
+		SourceSurvey:   share(reasons[score.ReasonSourceSurvey], non),
+		NotInGT:        share(reasons[score.ReasonNotInGT], non),
 		UnresolvableBy: shares(unresolvableBy, unresolvableTotal),
 		Fabricated:     share(fabricated, works),
 	}

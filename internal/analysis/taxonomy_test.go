@@ -8,8 +8,8 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/analysis"
-	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/score"
 )
 
 func TestClassify(t *testing.T) {
@@ -17,12 +17,12 @@ func TestClassify(t *testing.T) {
 	reports := []report{
 		{
 			task: "2202.00001", gt: 50, matched: []string{"a", "b"},
-			unmatched: []bench.Unmatched{
-				{URL: "https://arxiv.org/abs/2403.01234", Title: "Federated Learning Security Under IoT Critical Infrastructure", Reason: bench.ReasonPostCutoff, Detail: "published 2023-09, cutoff 2022-07"},
-				{URL: "https://arxiv.org/abs/2107.99999", Reason: bench.ReasonUnresolvable, Detail: "arxiv id not found"},
-				{URL: "https://www.researchgate.net/publication/1_Manifold_Learning_for_Music_Information_Retrieval", Reason: bench.ReasonUnresolvable, Detail: "bot_wall"},
-				{URL: "https://en.wikipedia.org/wiki/Federated_learning", Reason: bench.ReasonNotAPaper},
-				{URL: "https://arxiv.org/abs/2101.00001", Reason: bench.ReasonSourceSurvey, Detail: "the task's own survey"},
+			unmatched: []score.Unmatched{
+				{URL: "https://arxiv.org/abs/2403.01234", Title: "Federated Learning Security Under IoT Critical Infrastructure", Reason: score.ReasonPostCutoff, Detail: "published 2023-09, cutoff 2022-07"},
+				{URL: "https://arxiv.org/abs/2107.99999", Reason: score.ReasonUnresolvable, Detail: "arxiv id not found"},
+				{URL: "https://www.researchgate.net/publication/1_Manifold_Learning_for_Music_Information_Retrieval", Reason: score.ReasonUnresolvable, Detail: "bot_wall"},
+				{URL: "https://en.wikipedia.org/wiki/Federated_learning", Reason: score.ReasonNotAPaper},
+				{URL: "https://arxiv.org/abs/2101.00001", Reason: score.ReasonSourceSurvey, Detail: "the task's own survey"},
 			},
 			verdicts: []claimtrace.Label{s, s, u, k, k, c},
 			reasons:  []string{"", "", "", "source not readable: http 404", "judge failed: openai:gpt-4o: rate limited (http 429)", ""},
@@ -30,11 +30,11 @@ func TestClassify(t *testing.T) {
 		},
 		{
 			task: "2202.00002", gt: 30, matched: []string{"c"},
-			unmatched: []bench.Unmatched{
-				{URL: "https://doi.org/10.1234/fake.2021.001", Reason: bench.ReasonUnresolvable, Detail: "doi not registered"},
-				{URL: "https://dead.example.org/paper.pdf", Reason: bench.ReasonUnresolvable, Detail: "no such host"},
-				{URL: "https://arxiv.org/abs/2105.00002", Title: "Some Related Paper", Reason: bench.ReasonNotInGT},
-				{URL: "https://arxiv.org/abs/2106.00003", Reason: bench.ReasonPostCutoff, Detail: "published 2021-06, cutoff 2021-01"},
+			unmatched: []score.Unmatched{
+				{URL: "https://doi.org/10.1234/fake.2021.001", Reason: score.ReasonUnresolvable, Detail: "doi not registered"},
+				{URL: "https://dead.example.org/paper.pdf", Reason: score.ReasonUnresolvable, Detail: "no such host"},
+				{URL: "https://arxiv.org/abs/2105.00002", Title: "Some Related Paper", Reason: score.ReasonNotInGT},
+				{URL: "https://arxiv.org/abs/2106.00003", Reason: score.ReasonPostCutoff, Detail: "published 2021-06, cutoff 2021-01"},
 			},
 			verdicts: []claimtrace.Label{p, u, k, k, k},
 			reasons:  []string{"", "", "source shows a paywall page, not content", "evidence quote not found in the source; verdict rejected", "the source does not address the claim"},
@@ -89,10 +89,10 @@ func TestClassify(t *testing.T) {
 		{Task: "2202.00001", URL: "https://arxiv.org/abs/2403.01234", Title: "Federated Learning Security Under IoT Critical Infrastructure", Detail: "published 2023-09, cutoff 2022-07"},
 		{Task: "2202.00002", URL: "https://arxiv.org/abs/2106.00003", Detail: "published 2021-06, cutoff 2021-01"},
 	}
-	if diff := cmp.Diff(wantEx, got.Examples[bench.ReasonPostCutoff]); diff != "" {
+	if diff := cmp.Diff(wantEx, got.Examples[score.ReasonPostCutoff]); diff != "" {
 		t.Errorf("post-cutoff examples (-want +got):\n%s", diff)
 	}
-	if ex := got.Examples[bench.ReasonUnresolvable]; len(ex) != 2 || ex[0].Task == ex[1].Task {
+	if ex := got.Examples[score.ReasonUnresolvable]; len(ex) != 2 || ex[0].Task == ex[1].Task {
 		t.Errorf("unresolvable examples = %+v, want one of each report", ex)
 	}
 	if ex := got.Examples[analysis.CauseFabricatedDOI]; len(ex) != 1 || ex[0].URL != "https://doi.org/10.1234/fake.2021.001" {
@@ -139,7 +139,7 @@ func TestCauses(t *testing.T) {
 		"not enough information in the source": analysis.UnknownJudgeAbstained,
 	}
 	for status, want := range statuses {
-		r := report{task: "t", gt: 1, unmatched: []bench.Unmatched{{URL: "u", Reason: bench.ReasonUnresolvable, Detail: status}}}
+		r := report{task: "t", gt: 1, unmatched: []score.Unmatched{{URL: "u", Reason: score.ReasonUnresolvable, Detail: status}}}
 		run := &analysis.Run{Reports: []*eval.Result{r.result()}}
 		if got := analysis.Classify(run, 0).Citations.UnresolvableBy; got[want].N != 1 {
 			t.Errorf("status %q: causes %v, want %s", status, got, want)

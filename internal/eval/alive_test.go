@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/fetch"
+	"github.com/claimtrace/claimtrace/internal/score"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -42,39 +43,39 @@ var aliveCases = []struct {
 }{
 	{"wikipedia stub", snapPage{"https://en.wikipedia.org/wiki/Widget_stub", 200,
 		`<html><head><title>Widget stub - Wikipedia</title></head><body><p>A widget stub is a small widget used in tests.</p></body></html>`, ""},
-		bench.ReasonNotAPaper, 1, 1},
+		score.ReasonNotAPaper, 1, 1},
 	{"short blog post", snapPage{"https://someones-blog.example/posts/widgets", 200,
 		`<html><head><title>Widgets!</title><meta property="og:type" content="article"></head><body><article><p>I like widgets a lot. More soon.</p></article></body></html>`, ""},
-		bench.ReasonNotAPaper, 1, 1},
+		score.ReasonNotAPaper, 1, 1},
 	{"js shell", snapPage{"https://viewer.example/app#/doc/17", 200,
 		`<html><head><title>Loading…</title><script src="/static/app.js"></script></head><body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript></body></html>`, ""},
-		bench.ReasonUnverifiable, 1, 1},
+		score.ReasonUnverifiable, 1, 1},
 	{"cloudflare wall, scholarly host", snapPage{"https://www.sciencedirect.com/science/article/pii/S0000000000000001", 403,
 		`<html><head><title>Just a moment...</title><script>window._cf_chl_opt={cvId:'3'};</script></head><body><h1>Checking your browser before accessing sciencedirect.com</h1><p>This process is automatic.</p></body></html>`, ""},
-		bench.ReasonUnverifiable, 1, 1},
+		score.ReasonUnverifiable, 1, 1},
 	{"bot wall, news site", snapPage{"https://news.example.com/2024/05/widgets-everywhere", 200,
 		`<html><head><title>Access Denied</title></head><body><p>Access denied. Please verify you are human to continue.</p><div class="g-recaptcha"></div></body></html>`, ""},
-		bench.ReasonUnverifiable, 1, 1},
+		score.ReasonUnverifiable, 1, 1},
 	{"paywall with citation_title, no doi", snapPage{"https://journals.example.org/article/123", 200,
 		`<html><head><title>Dense Widget Retrieval | Journal of Widgets</title><meta name="citation_title" content="Dense Widget Retrieval">
 <meta name="citation_journal_title" content="Journal of Widgets"></head><body><h1>Dense Widget Retrieval</h1><p>Subscribe to read the full article. Purchase access for $39.95.</p></body></html>`, ""},
 		"", 1, 2},
 	{"js shell, scholarly host", snapPage{"https://dl.acm.org/doi/book/shell", 200,
 		`<html><head><title>Loading…</title><script src="/app.js"></script></head><body><div id="app"></div></body></html>`, ""},
-		bench.ReasonUnverifiable, 1, 1},
+		score.ReasonUnverifiable, 1, 1},
 	{"404", snapPage{"https://made-up.example/papers/widget-theory", 404, "", ""},
-		bench.ReasonUnresolvable, 0.5, 1},
+		score.ReasonUnresolvable, 0.5, 1},
 	{"dns failure", snapPage{"https://no-such-host.example/paper.pdf", 0, "", "lookup no-such-host.example: no such host"},
-		bench.ReasonUnresolvable, 0.5, 1},
+		score.ReasonUnresolvable, 0.5, 1},
 	{"soft 404", snapPage{"https://widgets.example/paper/7", 200,
 		`<html><head><title>Page not found</title></head><body><p>Sorry, the page you are looking for does not exist.</p></body></html>`, ""},
-		bench.ReasonUnresolvable, 0.5, 1},
+		score.ReasonUnresolvable, 0.5, 1},
 	{"nonexistent doi", snapPage{"https://doi.org/10.9999/made.up.1", 404,
 		`<html><head><title>Error: DOI Not Found</title></head><body><p>DOI Not Found</p></body></html>`, ""},
-		bench.ReasonUnresolvable, 0.5, 1},
+		score.ReasonUnresolvable, 0.5, 1},
 	{"nonexistent arxiv id", snapPage{"https://arxiv.org/abs/2312.99999", 404,
 		`<html><head><title>Article identifier not recognized</title></head><body><p>Article identifier '2312.99999' not recognized</p></body></html>`, ""},
-		bench.ReasonUnresolvable, 0.5, 1},
+		score.ReasonUnresolvable, 0.5, 1},
 }
 
 // writeSnapshot writes a snapshot directory holding pages.
@@ -105,17 +106,17 @@ func writeSnapshot(t *testing.T, dir string, pages []snapPage) {
 func runFixture(t *testing.T, gt string, reports map[string]string, pages []snapPage) (map[string]*Result, *Summary) {
 	t.Helper()
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "ds", bench.GTDir), 0o755)
+	os.MkdirAll(filepath.Join(dir, "ds", dataset.GTDir), 0o755)
 	os.MkdirAll(filepath.Join(dir, "reports"), 0o755)
 	var tasks strings.Builder
 	for id, text := range reports {
 		tasks.WriteString(`{"arxiv_id":"` + id + `","title":"A Survey of Widgets","prompt":"p"}` + "\n")
-		os.WriteFile(filepath.Join(dir, "ds", bench.GTDir, id+".jsonl"), []byte(gt), 0o644)
+		os.WriteFile(filepath.Join(dir, "ds", dataset.GTDir, id+".jsonl"), []byte(gt), 0o644)
 		os.WriteFile(filepath.Join(dir, "reports", id+".md"), []byte(text), 0o644)
 	}
-	os.WriteFile(filepath.Join(dir, "ds", bench.TasksFile), []byte(tasks.String()), 0o644)
+	os.WriteFile(filepath.Join(dir, "ds", dataset.TasksFile), []byte(tasks.String()), 0o644)
 	writeSnapshot(t, filepath.Join(dir, "snap"), pages)
-	ds, err := bench.LoadDataset(filepath.Join(dir, "ds"))
+	ds, err := dataset.LoadDataset(filepath.Join(dir, "ds"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func TestAliveButUnreadable(t *testing.T) {
 		if reason != c.reason {
 			t.Errorf("%s: reason %q, want %q", c.name, reason, c.reason)
 		}
-		if want := btoi(c.reason == bench.ReasonUnverifiable); s.Unverifiable != want {
+		if want := btoi(c.reason == score.ReasonUnverifiable); s.Unverifiable != want {
 			t.Errorf("%s: unverifiable %d, want %d", c.name, s.Unverifiable, want)
 		}
 		unverifiable += s.Unverifiable

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/fetch"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
@@ -17,17 +17,17 @@ import (
 // the good report is still scored.
 func TestBadInputIsNamedAndTheBatchGoesOn(t *testing.T) {
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "ds", bench.GTDir), 0o755)
+	os.MkdirAll(filepath.Join(dir, "ds", dataset.GTDir), 0o755)
 	reports := filepath.Join(dir, "reports")
 	os.MkdirAll(reports, 0o755)
 	var tasks strings.Builder
 	for _, id := range []string{"2101.00001", "2101.00002", "2101.00003", "2101.00004", "2101.00005", "2101.00006", "2101.00007"} {
 		tasks.WriteString(`{"arxiv_id":"` + id + `","title":"T","prompt":"p"}` + "\n")
 		if id != "2101.00006" {
-			os.WriteFile(filepath.Join(dir, "ds", bench.GTDir, id+".jsonl"), []byte(`{"bib_id":"a","title":"A Paper","author":"X","meta_info":{}}`+"\n"), 0o644)
+			os.WriteFile(filepath.Join(dir, "ds", dataset.GTDir, id+".jsonl"), []byte(`{"bib_id":"a","title":"A Paper","author":"X","meta_info":{}}`+"\n"), 0o644)
 		}
 	}
-	os.WriteFile(filepath.Join(dir, "ds", bench.TasksFile), []byte(tasks.String()), 0o644)
+	os.WriteFile(filepath.Join(dir, "ds", dataset.TasksFile), []byte(tasks.String()), 0o644)
 	good := "# Good\n\nA claim cites a paper (arXiv:2001.00001).\n"
 	files := map[string][]byte{
 		"2101.00001.md":   []byte(good),
@@ -47,7 +47,7 @@ func TestBadInputIsNamedAndTheBatchGoesOn(t *testing.T) {
 	big.Truncate(1 << 30)
 	big.Close()
 
-	ds, err := bench.LoadDataset(filepath.Join(dir, "ds"))
+	ds, err := dataset.LoadDataset(filepath.Join(dir, "ds"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,9 @@ import (
 	"testing"
 
 	"github.com/claimtrace/claimtrace"
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/fetch"
+	"github.com/claimtrace/claimtrace/internal/score"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -32,7 +33,7 @@ var badURLs = []string{
 // run.
 func TestMalformedURLFailsOnlyItsCitation(t *testing.T) {
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "ds", bench.GTDir), 0o755)
+	os.MkdirAll(filepath.Join(dir, "ds", dataset.GTDir), 0o755)
 	reports := filepath.Join(dir, "reports")
 	os.MkdirAll(reports, 0o755)
 	var tasks strings.Builder
@@ -47,10 +48,10 @@ func TestMalformedURLFailsOnlyItsCitation(t *testing.T) {
 	}
 	for _, id := range ids {
 		tasks.WriteString(`{"arxiv_id":"` + id + `","title":"T","prompt":"p"}` + "\n")
-		os.WriteFile(filepath.Join(dir, "ds", bench.GTDir, id+".jsonl"), []byte(`{"bib_id":"a","title":"A Paper","author":"X","meta_info":{"eprint":"2001.00001"}}`+"\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "ds", dataset.GTDir, id+".jsonl"), []byte(`{"bib_id":"a","title":"A Paper","author":"X","meta_info":{"eprint":"2001.00001"}}`+"\n"), 0o644)
 	}
-	os.WriteFile(filepath.Join(dir, "ds", bench.TasksFile), []byte(tasks.String()), 0o644)
-	ds, err := bench.LoadDataset(filepath.Join(dir, "ds"))
+	os.WriteFile(filepath.Join(dir, "ds", dataset.TasksFile), []byte(tasks.String()), 0o644)
+	ds, err := dataset.LoadDataset(filepath.Join(dir, "ds"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestMalformedURLFailsOnlyItsCitation(t *testing.T) {
 		}
 		found := false
 		for _, m := range res.Citation.Unmatched {
-			if m.Reason == bench.ReasonUnresolvable {
+			if m.Reason == score.ReasonUnresolvable {
 				found = true
 			}
 		}

@@ -12,8 +12,8 @@ import (
 	"golang.org/x/sync/errgroup"
 	_ "modernc.org/sqlite"
 
-	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/fetch"
 	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/prov"
@@ -120,14 +120,14 @@ func benchEvalSnapshot(b *testing.B, dir string, dsn func(lap int) string, setup
 
 // buildEvalFixture writes a dataset (one task per report), the reports and a
 // snapshot with a synthetic scholarly page for every cited URL.
-func buildEvalFixture(b *testing.B, src, dir string) (*bench.Dataset, string, string, int) {
+func buildEvalFixture(b *testing.B, src, dir string) (*dataset.Dataset, string, string, int) {
 	b.Helper()
 	entries, err := os.ReadDir(src)
 	if err != nil {
 		b.Fatal(err)
 	}
 	reportsDir := filepath.Join(dir, "reports")
-	gtDir := filepath.Join(dir, "dataset", bench.GTDir)
+	gtDir := filepath.Join(dir, "dataset", dataset.GTDir)
 	snapDir := filepath.Join(dir, "snap")
 	for _, d := range []string{reportsDir, gtDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -178,10 +178,10 @@ func buildEvalFixture(b *testing.B, src, dir string) (*bench.Dataset, string, st
 	if err := w.Close(); err != nil {
 		b.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "dataset", bench.TasksFile), tasks, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "dataset", dataset.TasksFile), tasks, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	ds, err := bench.LoadDataset(filepath.Join(dir, "dataset"))
+	ds, err := dataset.LoadDataset(filepath.Join(dir, "dataset"))
 	if err != nil {
 		b.Fatal(err)
 	}

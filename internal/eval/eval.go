@@ -25,7 +25,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/atomicfile"
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/fetch"
 	"github.com/claimtrace/claimtrace/internal/prov"
 	"github.com/claimtrace/claimtrace/internal/report"
@@ -57,7 +57,7 @@ type Scholar interface {
 
 // Options configures an evaluation.
 type Options struct {
-	Dataset    *bench.Dataset
+	Dataset    *dataset.Dataset
 	ReportsDir string
 	OutDir     string
 	// Tasks restricts the run to these task ids (all reports when empty).

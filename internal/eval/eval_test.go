@@ -16,11 +16,12 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/claimtrace/claimtrace"
-	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/demo"
 	"github.com/claimtrace/claimtrace/internal/fetch"
 	"github.com/claimtrace/claimtrace/internal/judge"
+	"github.com/claimtrace/claimtrace/internal/score"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -32,7 +33,7 @@ func demoRun(t *testing.T) (Options, string) {
 	if err := demo.Materialize(dir); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := bench.LoadDataset(filepath.Join(dir, demo.DatasetDir))
+	ds, err := dataset.LoadDataset(filepath.Join(dir, demo.DatasetDir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,14 +109,14 @@ func TestDemo(t *testing.T) {
 		reasons[u.URL] = u.Reason
 	}
 	wantReasons := map[string]string{
-		"https://arxiv.org/abs/2312.10997":                                                                      bench.ReasonSourceSurvey,
-		"https://arxiv.org/abs/2201.11903":                                                                      bench.ReasonNotInGT,
-		"https://arxiv.org/abs/2401.15884":                                                                      bench.ReasonPostCutoff,
-		"https://www.rag-research-hub.example.org/papers/fusion-retrieval-2023":                                 bench.ReasonUnresolvable,
-		"https://en.wikipedia.org/wiki/Retrieval-augmented_generation":                                          bench.ReasonNotAPaper,
-		"https://www.vectorstore-blog.example.com/posts/why-rag-needs-a-vector-database?utm_source=chatgpt.com": bench.ReasonNotAPaper,
+		"https://arxiv.org/abs/2312.10997":                                                                      score.ReasonSourceSurvey,
+		"https://arxiv.org/abs/2201.11903":                                                                      score.ReasonNotInGT,
+		"https://arxiv.org/abs/2401.15884":                                                                      score.ReasonPostCutoff,
+		"https://www.rag-research-hub.example.org/papers/fusion-retrieval-2023":                                 score.ReasonUnresolvable,
+		"https://en.wikipedia.org/wiki/Retrieval-augmented_generation":                                          score.ReasonNotAPaper,
+		"https://www.vectorstore-blog.example.com/posts/why-rag-needs-a-vector-database?utm_source=chatgpt.com": score.ReasonNotAPaper,
 		// A bot wall (403, no identity): alive but unreadable, out of precision.
-		"https://www.sciencedirect.com/science/article/pii/S1532046424000152": bench.ReasonUnverifiable,
+		"https://www.sciencedirect.com/science/article/pii/S1532046424000152": score.ReasonUnverifiable,
 	}
 	if diff := cmp.Diff(wantReasons, reasons); diff != "" {
 		t.Errorf("unmatched reasons (-want +got):\n%s", diff)

@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/claimtrace/claimtrace"
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/demo"
 	"github.com/claimtrace/claimtrace/internal/fetch"
 )
@@ -80,7 +80,7 @@ func sharedDemo(t *testing.T, n int) Options {
 	}
 	os.WriteFile(filepath.Join(dir, demo.DatasetDir, "ReportBench_v1.1.jsonl"), []byte(tasks.String()), 0o644)
 	os.Remove(filepath.Join(dir, demo.ReportsDir, demo.TaskID+".md"))
-	ds, err := bench.LoadDataset(filepath.Join(dir, demo.DatasetDir))
+	ds, err := dataset.LoadDataset(filepath.Join(dir, demo.DatasetDir))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,10 +16,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/fetch"
 	"github.com/claimtrace/claimtrace/internal/scholar"
 	"github.com/claimtrace/claimtrace/internal/scholar/scholartest"
+	"github.com/claimtrace/claimtrace/internal/score"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -60,10 +61,10 @@ func TestLiveResolution(t *testing.T) {
 		scholar.Record{DOI: "10.1162/tacl_a_00276", Title: "Natural Questions: A Benchmark for Question Answering Research", Published: time.Date(2019, 8, 1, 0, 0, 0, 0, time.UTC)},
 	)
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "ds", bench.GTDir), 0o755)
+	os.MkdirAll(filepath.Join(dir, "ds", dataset.GTDir), 0o755)
 	os.MkdirAll(filepath.Join(dir, "reports"), 0o755)
-	os.WriteFile(filepath.Join(dir, "ds", bench.TasksFile), []byte(`{"arxiv_id":"2201.00001","title":"Widgets: A Survey","prompt":"Survey widgets before January 2022."}`+"\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "ds", bench.GTDir, "2201.00001.jsonl"), []byte(strings.Join([]string{
+	os.WriteFile(filepath.Join(dir, "ds", dataset.TasksFile), []byte(`{"arxiv_id":"2201.00001","title":"Widgets: A Survey","prompt":"Survey widgets before January 2022."}`+"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "ds", dataset.GTDir, "2201.00001.jsonl"), []byte(strings.Join([]string{
 		`{"bib_id":"realm","title":"REALM: Retrieval-Augmented Language Model Pre-Training","author":"Guu","meta_info":{}}`,
 		`{"bib_id":"widgets","title":"Deep widgets for everyone","author":"W","meta_info":{"doi":"10.5555/widgets.42"}}`,
 		`{"bib_id":"nq","title":"Natural Questions: A Benchmark for Question Answering Research","author":"K","meta_info":{}}`,
@@ -86,7 +87,7 @@ A flaky server holds this one [4].
 [4] %[1]s/flaky
 `, publisher.URL)
 	os.WriteFile(filepath.Join(dir, "reports", "2201.00001.md"), []byte(report), 0o644)
-	ds, err := bench.LoadDataset(filepath.Join(dir, "ds"))
+	ds, err := dataset.LoadDataset(filepath.Join(dir, "ds"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,11 +128,11 @@ A flaky server holds this one [4].
 		reasons[u.URL] = u.Reason
 	}
 	wantReasons := map[string]string{
-		"https://arxiv.org/abs/2312.99999":  bench.ReasonUnresolvable,
-		"https://doi.org/10.9999/made.up.1": bench.ReasonUnresolvable,
-		publisher.URL + "/blog/post":        bench.ReasonNotAPaper,
+		"https://arxiv.org/abs/2312.99999":  score.ReasonUnresolvable,
+		"https://doi.org/10.9999/made.up.1": score.ReasonUnresolvable,
+		publisher.URL + "/blog/post":        score.ReasonNotAPaper,
 		// The server answered 503 to every try: alive, not fabricated.
-		publisher.URL + "/flaky": bench.ReasonUnverifiable,
+		publisher.URL + "/flaky": score.ReasonUnverifiable,
 	}
 	if diff := cmp.Diff(wantReasons, reasons); diff != "" {
 		t.Errorf("reasons (-want +got):\n%s", diff)

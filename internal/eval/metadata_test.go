@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/claimtrace/claimtrace"
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/fetch"
 	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/store"
@@ -86,7 +86,7 @@ func TestMetadataRung(t *testing.T) {
 		other: "Sparse Retrieval Revisited: A Large-Scale Study", // not what the page says
 		flaky: "Hybrid Retrieval for Question Answering Systems",
 	}}
-	ds, err := bench.LoadDataset(filepath.Join(dir, "ds"))
+	ds, err := dataset.LoadDataset(filepath.Join(dir, "ds"))
 	if err != nil {
 		t.Fatal(err)
 	}

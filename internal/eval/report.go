@@ -17,9 +17,10 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/claimtrace/claimtrace"
-	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/report"
+	"github.com/claimtrace/claimtrace/internal/score"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -34,7 +35,7 @@ type Result struct {
 	Domain       string               `json:"domain,omitempty"`
 	Cutoff       string               `json:"cutoff,omitempty"`
 	CutoffSource string               `json:"cutoff_source,omitempty"`
-	Citation     *bench.CitationScore `json:"citation,omitempty"`
+	Citation     *score.CitationScore `json:"citation,omitempty"`
 	Claims       []ClaimResult        `json:"claims"`
 	Sources      []SourceResult       `json:"sources"`
 	Cited        *CitedStats          `json:"cited,omitempty"`
@@ -249,12 +250,12 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 	}
 
 	if e.opts.Dataset != nil {
-		cutoff, src := bench.Cutoff(task)
+		cutoff, src := dataset.Cutoff(task)
 		if !cutoff.IsZero() {
 			res.Cutoff = cutoff.Format("2006-01-02")
 		}
 		res.CutoffSource = src
-		score := bench.ScoreCitations(bench.CitationInput{
+		score := score.ScoreCitations(score.CitationInput{
 			Works:    list,
 			Matcher:  indexMatcher{biblio.NewIndex(gt)},
 			Cutoff:   cutoff,
@@ -296,7 +297,7 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 		cs := citedStats(res.Claims, e.opts.PartialWeight, e.opts.Tau)
 		res.Cited = &cs
 	}
-	cutoff, _ := bench.Cutoff(task)
+	cutoff, _ := dataset.Cutoff(task)
 	nc, err := e.nonCited(ctx, f.Task, text, cutoff, res.Claims, &res.FailedUnits)
 	if err != nil {
 		return nil, err
@@ -415,15 +416,15 @@ func surveyTest(t claimtrace.Task) func(claimtrace.Work) bool {
 	}
 }
 
-// indexMatcher adapts biblio.Index to bench.Matcher.
+// indexMatcher adapts biblio.Index to score.Matcher.
 type indexMatcher struct{ ix *biblio.Index }
 
-func (m indexMatcher) Match(w claimtrace.Work) (bench.GTMatch, bool) {
+func (m indexMatcher) Match(w claimtrace.Work) (score.GTMatch, bool) {
 	r, ok := m.ix.Match(w)
 	if !ok {
-		return bench.GTMatch{}, false
+		return score.GTMatch{}, false
 	}
-	return bench.GTMatch{Ref: r.Ref, BibID: r.BibID, Method: r.Method, Score: r.Score}, true
+	return score.GTMatch{Ref: r.Ref, BibID: r.BibID, Method: r.Method, Score: r.Score}, true
 }
 
 func (m indexMatcher) Distinct() int { return m.ix.Distinct() }

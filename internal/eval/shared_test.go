@@ -11,10 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/fetch"
 	"github.com/claimtrace/claimtrace/internal/judge"
+	"github.com/claimtrace/claimtrace/internal/score"
 	"github.com/claimtrace/claimtrace/internal/sharedtest"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
@@ -36,7 +37,7 @@ func TestSharedScrapedPages(t *testing.T) {
 	}
 	defer f.Close()
 	dir := t.TempDir()
-	for _, d := range []string{"ds/" + bench.GTDir, "reports", "snap/pages"} {
+	for _, d := range []string{"ds/" + dataset.GTDir, "reports", "snap/pages"} {
 		os.MkdirAll(filepath.Join(dir, d), 0o755)
 	}
 	var tasks, index strings.Builder
@@ -55,7 +56,7 @@ func TestSharedScrapedPages(t *testing.T) {
 		}
 		id := fmt.Sprintf("9901.%05d", n)
 		tasks.WriteString(`{"arxiv_id":"` + id + `","title":"Task ` + id + `","prompt":"p"}` + "\n")
-		os.WriteFile(filepath.Join(dir, "ds", bench.GTDir, id+".jsonl"), []byte(`{"bib_id":"none","title":"No Such Reference In Any Report","author":"X","meta_info":{}}`+"\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "ds", dataset.GTDir, id+".jsonl"), []byte(`{"bib_id":"none","title":"No Such Reference In Any Report","author":"X","meta_info":{}}`+"\n"), 0o644)
 		os.WriteFile(filepath.Join(dir, "reports", id+".md"), []byte(rec.Article), 0o644)
 		urls := make([]string, 0, len(rec.Citations))
 		for u := range rec.Citations {
@@ -73,10 +74,10 @@ func TestSharedScrapedPages(t *testing.T) {
 			index.Write(append(b, '\n'))
 		}
 	}
-	os.WriteFile(filepath.Join(dir, "ds", bench.TasksFile), []byte(tasks.String()), 0o644)
+	os.WriteFile(filepath.Join(dir, "ds", dataset.TasksFile), []byte(tasks.String()), 0o644)
 	os.WriteFile(filepath.Join(dir, "snap", "index.jsonl"), []byte(index.String()), 0o644)
 
-	ds, err := bench.LoadDataset(filepath.Join(dir, "ds"))
+	ds, err := dataset.LoadDataset(filepath.Join(dir, "ds"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestSharedScrapedPages(t *testing.T) {
 		json.Unmarshal(r, &res)
 		for _, u := range res.Citation.Unmatched {
 			reasons[u.Reason]++
-			if u.Reason != bench.ReasonNotInGT {
+			if u.Reason != score.ReasonNotInGT {
 				reasons[u.Reason+" ("+u.Detail+")"]++
 			}
 		}

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/score"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -32,8 +32,8 @@ type Summary struct {
 
 // CitationSection is the citation-quality aggregate with its per-domain split.
 type CitationSection struct {
-	bench.CitationSummary
-	ByDomain map[string]bench.CitationSummary `json:"by_domain"`
+	score.CitationSummary
+	ByDomain map[string]score.CitationSummary `json:"by_domain"`
 }
 
 // CitedSection aggregates cited-statement verification.
@@ -119,8 +119,8 @@ type ReportLine struct {
 
 func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Failure) *Summary {
 	s := &Summary{Run: e.run, Version: Version, Mode: e.opts.Mode, GeneratedAt: e.opts.Now(), Failures: fails, Scores: []ReportLine{}}
-	var agg bench.CitationAggregator
-	var pcov, psnd, psndUnverifiable, ctran, aeff, citedClaims, pairs, match, nonCited, accuracy bench.Mean
+	var agg score.CitationAggregator
+	var pcov, psnd, psndUnverifiable, ctran, aeff, citedClaims, pairs, match, nonCited, accuracy score.Mean
 	var claims, complete, cpairs, sound, unverifiable int
 	var supported, partial, judged, decided, correct int
 	for _, r := range results {
@@ -183,18 +183,18 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 	s.Cited.Judge = e.opts.JudgeName
 	if e.opts.Judge != nil {
 		s.Cited.MatchRate = match.Value()
-		s.Cited.MicroMatchRate = bench.Ratio(float64(supported)+e.opts.PartialWeight*float64(partial), float64(judged))
+		s.Cited.MicroMatchRate = score.Ratio(float64(supported)+e.opts.PartialWeight*float64(partial), float64(judged))
 		s.Cited.PartialWeight = e.opts.PartialWeight
 	}
 	if e.opts.CheckWorthy != nil {
 		s.NonCited.StatementsPerReport = nonCited.Value()
 		s.NonCited.FactualAccuracy = accuracy.Value()
-		s.NonCited.MicroFactualAccuracy = bench.Ratio(float64(correct), float64(decided))
+		s.NonCited.MicroFactualAccuracy = score.Ratio(float64(correct), float64(decided))
 	}
 	s.AAR = AARSection{Tau: e.opts.Tau, PCov: pcov.Value(), PSnd: psnd.Value(), CTran: ctran.Value(), AEffProxy: aeff.Value(),
-		MicroPCov: bench.Ratio(float64(complete), float64(claims)), MicroPSnd: bench.Ratio(float64(sound), float64(cpairs)),
+		MicroPCov: score.Ratio(float64(complete), float64(claims)), MicroPSnd: score.Ratio(float64(sound), float64(cpairs)),
 		ReportsWithConflicts: ctran.N(), PSndUnverifiable: psndUnverifiable.Value(),
-		MicroPSndUnverifiable: bench.Ratio(float64(unverifiable), float64(cpairs)), UnverifiablePairs: unverifiable}
+		MicroPSndUnverifiable: score.Ratio(float64(unverifiable), float64(cpairs)), UnverifiablePairs: unverifiable}
 	s.LLM = LLMTotals(ctx, e.opts.Store, e.run)
 	return s
 }

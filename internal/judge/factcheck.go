@@ -26,7 +26,7 @@ type FactQuery struct {
 	// Context is the report paragraph around the claim (see Paragraph);
 	// empty when unknown.
 	Context string
-	// Cutoff is the task's knowledge cutoff (bench.Cutoff); zero when
+	// Cutoff is the task's knowledge cutoff (dataset.Cutoff); zero when
 	// unknown. The checker judges the claim as of that date.
 	Cutoff time.Time
 	// Vote numbers the independent votes of one checker on one claim

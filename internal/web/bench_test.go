@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claimtrace/claimtrace/internal/bench"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/fetch"
 	"github.com/claimtrace/claimtrace/internal/report"
@@ -35,7 +35,7 @@ func realFixture(b *testing.B) (*fixture, *eval.Result) {
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	dir := b.TempDir()
-	reportsDir, gtDir, snapDir := filepath.Join(dir, "reports"), filepath.Join(dir, "dataset", bench.GTDir), filepath.Join(dir, "snap")
+	reportsDir, gtDir, snapDir := filepath.Join(dir, "reports"), filepath.Join(dir, "dataset", dataset.GTDir), filepath.Join(dir, "snap")
 	for _, d := range []string{reportsDir, gtDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			b.Fatal(err)
@@ -83,10 +83,10 @@ func realFixture(b *testing.B) (*fixture, *eval.Result) {
 	if err := w.Close(); err != nil {
 		b.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "dataset", bench.TasksFile), []byte(strings.Join(tasks, "\n")+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "dataset", dataset.TasksFile), []byte(strings.Join(tasks, "\n")+"\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	ds, err := bench.LoadDataset(filepath.Join(dir, "dataset"))
+	ds, err := dataset.LoadDataset(filepath.Join(dir, "dataset"))
 	if err != nil {
 		b.Fatal(err)
 	}

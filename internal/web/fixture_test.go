@@ -12,8 +12,8 @@ import (
 
 	_ "modernc.org/sqlite"
 
-	"github.com/claimtrace/claimtrace/internal/bench"
 	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/demo"
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/fetch"
@@ -81,7 +81,7 @@ func demoFixture(t testing.TB, token string) *fixture {
 	if err := demo.Materialize(dir); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := bench.LoadDataset(filepath.Join(dir, demo.DatasetDir))
+	ds, err := dataset.LoadDataset(filepath.Join(dir, demo.DatasetDir))
 	if err != nil {
 		t.Fatal(err)
 	}
