@@ -391,7 +391,9 @@ func (a *app) buildClassifyCmd(f *buildFlags) *cobra.Command {
 abstract, with a transparent rule set (each decision lists the rules that fired):
 it removes astronomical sky surveys, questionnaire studies, peer and code review.
 Decisions are recorded one by one in DIR/build/classify.jsonl; a rerun continues.`,
-		func(cmd *cobra.Command, b *construct.Builder) (*construct.Report, error) { return b.Classify(cmd.Context()) })
+		func(cmd *cobra.Command, b *construct.Builder) (*construct.Report, error) {
+			return b.Classify(cmd.Context())
+		})
 	f.addLLM(cmd.Flags())
 	return cmd
 }
@@ -405,7 +407,9 @@ whose id is not an arXiv id fails without a download. Extraction refuses absolut
 paths, ".." and links, and caps the entries (files, folders, links), each file
 and the bytes on disk (tar, gzip and folder bombs stop with an error). Failed
 papers are retried on the next run.`,
-		func(cmd *cobra.Command, b *construct.Builder) (*construct.Report, error) { return b.Sources(cmd.Context()) })
+		func(cmd *cobra.Command, b *construct.Builder) (*construct.Report, error) {
+			return b.Sources(cmd.Context())
+		})
 	f.addSources(cmd.Flags())
 	return cmd
 }
@@ -467,7 +471,9 @@ paper §2.1.2), each with the cutoff month of the survey's last version ("Ensure
 only papers published before April 2025 are referenced."), plus the rules block
 (no citing the survey itself; an English survey with citations). Offline, the
 prompts are filled templates.`,
-		func(cmd *cobra.Command, b *construct.Builder) (*construct.Report, error) { return b.Prompts(cmd.Context()) })
+		func(cmd *cobra.Command, b *construct.Builder) (*construct.Report, error) {
+			return b.Prompts(cmd.Context())
+		})
 	f.addLLM(cmd.Flags())
 	return cmd
 }
@@ -477,7 +483,9 @@ func (a *app) buildDomainsCmd(f *buildFlags) *cobra.Command {
 		`Assign each survey with a ground truth one of the ten application domains of
 paper §2.1.3 (or Unknown Category). Offline: application words in title and
 abstract first, the arXiv categories otherwise.`,
-		func(cmd *cobra.Command, b *construct.Builder) (*construct.Report, error) { return b.Domains(cmd.Context()) })
+		func(cmd *cobra.Command, b *construct.Builder) (*construct.Report, error) {
+			return b.Domains(cmd.Context())
+		})
 	f.addLLM(cmd.Flags())
 	return cmd
 }

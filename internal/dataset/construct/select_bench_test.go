@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/claimtrace/claimtrace/internal/cputime"
 	"github.com/claimtrace/claimtrace/internal/dataset/construct"
 	"github.com/claimtrace/claimtrace/internal/dataset/construct/arxivsnap"
-	"github.com/claimtrace/claimtrace/internal/cputime"
 	"github.com/claimtrace/claimtrace/internal/sharedtest"
 )
 
