@@ -13,6 +13,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/factcheck"
 	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/report"
@@ -53,7 +54,7 @@ func dryExtract(extract func(context.Context, string, []eval.CitedStatement) ([]
 		}
 		var guess []string
 		for _, cl := range report.Parse(text).Claims {
-			if ok, _ := judge.CheckWorthy(cl.Text); ok && !cl.Cited() {
+			if ok, _ := factcheck.CheckWorthy(cl.Text); ok && !cl.Cited() {
 				guess = append(guess, cl.Text)
 			}
 		}

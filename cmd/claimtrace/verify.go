@@ -8,7 +8,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/entail"
 	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/factcheck"
+	"github.com/claimtrace/claimtrace/internal/identify"
 	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/prov"
@@ -117,7 +120,7 @@ func (l *runLedger) Record(ctx context.Context, c claimtrace.LLMCall) error {
 // filter so that their fact-checks are priced too.
 func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval.Options, rc RunConfig) (*models, error) {
 	o.Tau, o.PartialWeight = v.tau, v.partialWeight
-	o.CheckWorthy = judge.CheckWorthy
+	o.CheckWorthy = factcheck.CheckWorthy
 	var m *models
 	if v.usesModels() {
 		ledger := &runLedger{st: st}
@@ -173,7 +176,7 @@ func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval
 		if err != nil {
 			return nil, err
 		}
-		e, err := judge.NewLLMEntailer(c)
+		e, err := entail.NewLLM(c)
 		if err != nil {
 			return nil, err
 		}
@@ -184,7 +187,7 @@ func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval
 		if err != nil {
 			return nil, err
 		}
-		r, err := judge.NewLLMMetadata(c)
+		r, err := identify.NewLLM(c)
 		if err != nil {
 			return nil, err
 		}
@@ -210,7 +213,7 @@ func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval
 		if err != nil {
 			return nil, err
 		}
-		w, err := judge.NewLLMCheckWorthy(c, judge.CheckWorthyOptions{})
+		w, err := factcheck.NewLLMCheckWorthy(c, factcheck.CheckWorthyOptions{})
 		if err != nil {
 			return nil, err
 		}
@@ -227,8 +230,8 @@ func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval
 		if v.votes < 1 {
 			return nil, fmt.Errorf("--votes %d: want at least 1: %w", v.votes, claimtrace.ErrInvalid)
 		}
-		opt := judge.FactCheckOptions{Prompts: v.prompts}
-		ens := judge.Ensemble{Votes: v.votes, EarlyStop: v.earlyStop}
+		opt := factcheck.Options{Prompts: v.prompts}
+		ens := factcheck.Ensemble{Votes: v.votes, EarlyStop: v.earlyStop}
 		for _, spec := range specs {
 			model, engine, withSearch := strings.Cut(spec, "@")
 			c, err := m.client(ctx, model)
@@ -236,7 +239,7 @@ func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval
 				return nil, err
 			}
 			if !withSearch {
-				w, err := judge.NewWebChecker(c, opt)
+				w, err := factcheck.NewWebChecker(c, opt)
 				if err != nil {
 					return nil, err
 				}
@@ -257,14 +260,14 @@ func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval
 				cs.Refresh = rc.NoCache
 				s = cs
 			}
-			sc, err := judge.NewSearchChecker(c, searchAdapter{s}, engine, a.cfg.Search.Results, opt)
+			sc, err := factcheck.NewSearchChecker(c, searchAdapter{s}, engine, a.cfg.Search.Results, opt)
 			if err != nil {
 				return nil, fmt.Errorf("fact-checker %s: %w", spec, err)
 			}
 			ens.Checkers = append(ens.Checkers, sc)
 		}
 		o.FactCheck = func(ctx context.Context, in eval.FactInput) (claimtrace.Fact, error) {
-			return ens.Check(ctx, judge.FactQuery{Claim: in.Claim, Context: in.Context, Cutoff: in.Cutoff})
+			return ens.Check(ctx, factcheck.Query{Claim: in.Claim, Context: in.Context, Cutoff: in.Cutoff})
 		}
 		o.FactCheckName = fmt.Sprintf("%s×%d", strings.Join(specs, "+"), v.votes)
 	}
@@ -274,14 +277,14 @@ func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval
 // searchAdapter gives the fact-checkers a search client.
 type searchAdapter struct{ s search.Searcher }
 
-func (a searchAdapter) Search(ctx context.Context, q string, n int) ([]judge.SearchResult, error) {
+func (a searchAdapter) Search(ctx context.Context, q string, n int) ([]factcheck.SearchResult, error) {
 	rs, err := a.s.Search(ctx, q, n)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]judge.SearchResult, len(rs))
+	out := make([]factcheck.SearchResult, len(rs))
 	for i, r := range rs {
-		out[i] = judge.SearchResult{Title: r.Title, URL: r.URL, Snippet: r.Snippet}
+		out[i] = factcheck.SearchResult{Title: r.Title, URL: r.URL, Snippet: r.Snippet}
 	}
 	return out, nil
 }
@@ -302,10 +305,10 @@ func (m *models) dryRun() *llm.DryRun {
 	return m.run.Dry
 }
 
-// metadataRung adapts a judge-side metadata reader to the pipeline's rung.
-func metadataRung(identify func(context.Context, judge.MetadataPage) (judge.MetadataGuess, error)) func(context.Context, eval.MetadataPage) (eval.MetadataGuess, error) {
+// metadataRung adapts the model metadata reader (identify.LLM) to the pipeline's rung.
+func metadataRung(read func(context.Context, identify.Page) (identify.Guess, error)) func(context.Context, eval.MetadataPage) (eval.MetadataGuess, error) {
 	return func(ctx context.Context, p eval.MetadataPage) (eval.MetadataGuess, error) {
-		g, err := identify(ctx, judge.MetadataPage{URL: p.URL, PageTitle: p.PageTitle, Text: p.Text})
+		g, err := read(ctx, identify.Page{URL: p.URL, PageTitle: p.PageTitle, Text: p.Text})
 		return eval.MetadataGuess{Scholarly: g.Scholarly, Title: g.Title, Authors: g.Authors, DOI: g.DOI, ArXivID: g.ArXivID, Note: g.Note}, err
 	}
 }

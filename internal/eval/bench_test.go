@@ -14,6 +14,7 @@ import (
 
 	"github.com/claimtrace/claimtrace/internal/biblio"
 	"github.com/claimtrace/claimtrace/internal/dataset"
+	"github.com/claimtrace/claimtrace/internal/factcheck"
 	"github.com/claimtrace/claimtrace/internal/fetch"
 	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/prov"
@@ -91,7 +92,7 @@ func benchEvalSnapshot(b *testing.B, dir string, dsn func(lap int) string, setup
 				Dataset: ds, ReportsDir: reportsDir, OutDir: filepath.Join(dir, fmt.Sprintf("out%d-%d", i, w)),
 				Mode: mode, Snapshot: snapDir, Store: st, Concurrency: 4,
 				Fetcher: fetch.New(fetch.Options{Offline: true, Snapshot: snap, Canon: canon}),
-				Judge:   offline, JudgeName: "offline", CheckWorthy: judge.CheckWorthy, Detector: prov.Offline{},
+				Judge:   offline, JudgeName: "offline", CheckWorthy: factcheck.CheckWorthy, Detector: prov.Offline{},
 			}
 			if leases {
 				opts.Leaser = st // as `claimtrace eval` does on PostgreSQL

@@ -13,7 +13,7 @@ import (
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/fetch"
-	"github.com/claimtrace/claimtrace/internal/judge"
+	"github.com/claimtrace/claimtrace/internal/identify"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -45,7 +45,7 @@ func (s *scriptedMetadata) identify(_ context.Context, p MetadataPage) (Metadata
 		return MetadataGuess{}, errors.New("503 from the model")
 	}
 	title, ok := s.titles[p.URL]
-	g := judge.CheckGuess(p.PageTitle+"\n"+p.Text, ok, title, []string{"Vladimir Karpukhin", "Nobody Imaginary"}, "", "", "a blog")
+	g := identify.CheckGuess(p.PageTitle+"\n"+p.Text, ok, title, []string{"Vladimir Karpukhin", "Nobody Imaginary"}, "", "", "a blog")
 	return MetadataGuess{Scholarly: g.Scholarly, Title: g.Title, Authors: g.Authors, DOI: g.DOI, ArXivID: g.ArXivID, Note: g.Note}, nil
 }
 

@@ -1,4 +1,8 @@
-package judge
+// The cost comparison covers the whole LLM design, the judge here and the
+// fact-checkers of internal/factcheck (which imports judge), hence an
+// external test package.
+
+package judge_test
 
 import (
 	"fmt"
@@ -9,8 +13,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/claimtrace/claimtrace/internal/factcheck"
+	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/judge/passage"
 	"github.com/claimtrace/claimtrace/internal/llm"
+	"github.com/claimtrace/claimtrace/internal/llm/llmtest"
 	"github.com/claimtrace/claimtrace/internal/report"
 	"github.com/claimtrace/claimtrace/internal/sharedtest"
 )
@@ -50,15 +57,15 @@ type reportCost struct {
 func costOf(tb testing.TB, name, text string, standIn string) reportCost {
 	doc := report.Parse(text)
 	rc := reportCost{name: name, L: len(text), B: int(math.Ceil(float64(utf8.RuneCountInString(text)) / refBlockChars))}
-	judge, err := NewLLMJudge(offlineClient(llm.OpenAI, "gpt-4o"), LLMJudgeOptions{})
+	lj, err := judge.NewLLMJudge(llmtest.OfflineClient(llm.OpenAI, "gpt-4o"), judge.LLMJudgeOptions{})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	web, err := NewWebChecker(offlineClient(llm.Gemini, "gemini-2.5-pro"), FactCheckOptions{})
+	web, err := factcheck.NewWebChecker(llmtest.OfflineClient(llm.Gemini, "gemini-2.5-pro"), factcheck.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	classifier, err := NewLLMCheckWorthy(offlineClient(llm.OpenAI, "gpt-4o-mini"), CheckWorthyOptions{})
+	classifier, err := factcheck.NewLLMCheckWorthy(llmtest.OfflineClient(llm.OpenAI, "gpt-4o-mini"), factcheck.CheckWorthyOptions{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -75,10 +82,10 @@ func costOf(tb testing.TB, name, text string, standIn string) reportCost {
 	for _, c := range doc.Claims {
 		if !c.Cited() {
 			uncited = append(uncited, c.Text)
-			if ok, _ := CheckWorthy(c.Text); ok {
+			if ok, _ := factcheck.CheckWorthy(c.Text); ok {
 				rc.N++
 				refStatementTokens += float64(len(c.Text)) / 4
-				q := FactQuery{Claim: c.Text, Context: Paragraph(text, c.Start, c.End), Vote: 1}
+				q := factcheck.Query{Claim: c.Text, Context: factcheck.Paragraph(text, c.Start, c.End), Vote: 1}
 				req, err := web.Request(q)
 				if err != nil {
 					tb.Fatal(err)
@@ -105,7 +112,7 @@ func costOf(tb testing.TB, name, text string, standIn string) reportCost {
 	rc.U = len(urls)
 	rc.uncited = len(uncited)
 	for _, u := range order {
-		reqs, err := judge.Requests(standIn, byURL[u])
+		reqs, err := lj.Requests(standIn, byURL[u])
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -157,10 +164,10 @@ func onyxReports(tb testing.TB) ([]string, []string) {
 // standInSource is real prose of exactly the judge's default passage
 // budget: another report's text.
 func standInSource(texts []string) string {
-	budget := 4 * LLMJudgeOptions{}.withDefaults().PassageTokens
+	budget := 4 * judge.DefaultPassageTokens()
 	for _, t := range texts {
-		if len(t) > budget && utf8.ValidString(t[:budget]) {
-			return truncateBytes(t, budget)
+		if len(t) > budget && utf8.ValidString(t[:budget]) { // cut on a rune boundary
+			return t[:budget]
 		}
 	}
 	return strings.Repeat("Lorem ipsum dolor sit amet. ", budget/28)
@@ -234,7 +241,7 @@ func TestCallsPerReport(t *testing.T) {
 // source's text (about 40 KB).
 func BenchmarkLLMJudgeRequests(b *testing.B) {
 	_, texts := onyxReports(b)
-	j, err := NewLLMJudge(offlineClient(llm.OpenAI, "gpt-4o"), LLMJudgeOptions{})
+	j, err := judge.NewLLMJudge(llmtest.OfflineClient(llm.OpenAI, "gpt-4o"), judge.LLMJudgeOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -283,7 +290,7 @@ func BenchmarkQuoteIndex(b *testing.B) {
 	sents := ix.Sentences()
 	quote := strings.Join(strings.Fields(src[sents[len(sents)/2].Start:sents[len(sents)/2].End]), " ")
 	for b.Loop() {
-		if _, _, ok := findQuote(src, quote); !ok {
+		if _, _, ok := judge.FindQuote(src, quote); !ok {
 			b.Fatal("quote not found")
 		}
 	}

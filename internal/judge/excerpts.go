@@ -2,7 +2,6 @@ package judge
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -114,27 +113,4 @@ func renderSource(src string, spans []passage.Span, whole bool) string {
 		fmt.Fprintf(&b, "<excerpt n=\"%d\">\n%s\n</excerpt>\n", i+1, src[sp.Start:sp.End])
 	}
 	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// renderNumbered writes numbered items as <tag n="i">text</tag> lines.
-func renderNumbered(tag string, items []string) string {
-	var b strings.Builder
-	for i, it := range items {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		fmt.Fprintf(&b, "<%s n=\"%d\">%s</%s>", tag, i+1, oneLine(it), tag)
-	}
-	return b.String()
-}
-
-// oneLine folds white space runs into single spaces.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-var spaceBeforePunctRE = regexp.MustCompile(` +([.,;:!?])`)
-
-// claimText is a claim as a model is shown it: citation markers and URLs
-// removed (cleanClaim), on one line, no space left before punctuation.
-func claimText(s string) string {
-	return spaceBeforePunctRE.ReplaceAllString(oneLine(cleanClaim(s)), "$1")
 }

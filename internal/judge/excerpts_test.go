@@ -114,36 +114,6 @@ func TestSpanSet(t *testing.T) {
 	}
 }
 
-func TestParagraph(t *testing.T) {
-	text := "# Report\n\n## Market size\n\nThe market grew fast. It reached $4.2 billion in 2023. Analysts expect more.\n\nA second paragraph."
-	claim := "It reached $4.2 billion in 2023."
-	at := strings.Index(text, claim)
-	tests := []struct {
-		name       string
-		start, end int
-		want       string
-	}{
-		{"paragraph under its heading", at, at + len(claim), "## Market size\n\nThe market grew fast. It reached $4.2 billion in 2023. Analysts expect more."},
-		{"last paragraph", len(text) - 3, len(text), "## Market size\n\nA second paragraph."},
-		{"heading itself", 0, 8, "# Report"},
-		{"offsets clamped", -5, 1 << 20, strings.TrimSpace(text)},
-	}
-	for _, tt := range tests {
-		if got := Paragraph(text, tt.start, tt.end); got != tt.want {
-			t.Errorf("%s: Paragraph = %q, want %q", tt.name, got, tt.want)
-		}
-	}
-	long := strings.Repeat("Filler words go here. ", 400) + claim + strings.Repeat(" More filler follows.", 400)
-	k := strings.Index(long, claim)
-	got := Paragraph(long, k, k+len(claim))
-	if !strings.Contains(got, claim) || len(got) > maxParagraph+10 {
-		t.Errorf("long paragraph: %d bytes, holds claim %v", len(got), strings.Contains(got, claim))
-	}
-	if Paragraph("", 0, 0) != "" {
-		t.Errorf("Paragraph of empty text is not empty")
-	}
-}
-
 // FuzzSelectExcerpts: spans are in bounds, sorted, disjoint, and within
 // the budget unless the whole source fits.
 func FuzzSelectExcerpts(f *testing.F) {
@@ -172,8 +142,5 @@ func FuzzSelectExcerpts(f *testing.F) {
 			t.Fatalf("whole source of %d bytes over budget %d", len(src), budget)
 		}
 		_ = renderSource(src, spans, whole)
-		if p := Paragraph(src, len(c1), len(c1)+len(c2)); len(p) > len(src) {
-			t.Fatalf("paragraph longer than the text")
-		}
 	})
 }

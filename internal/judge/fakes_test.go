@@ -5,59 +5,9 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
-	"sync"
-	"testing"
-	"time"
 
-	"github.com/claimtrace/claimtrace"
-	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/llm/llmtest"
 )
-
-// fakeEndpoint is an endpoint of the fake server speaking protocol p.
-func fakeEndpoint(srv *llmtest.Server, p llm.Provider, model string) llm.Endpoint {
-	ep := llm.Endpoint{Name: string(p) + ":" + model, Provider: p, Model: model, BaseURL: srv.URL, APIKey: "test-key", Timeout: 5 * time.Second}
-	if p == llm.OpenAI {
-		ep.BaseURL, ep.API = srv.OpenAIBaseURL(), llm.APIChat
-	}
-	return ep
-}
-
-// fakeClient returns a client of the fake server that retries without
-// waiting.
-func fakeClient(t testing.TB, srv *llmtest.Server, p llm.Provider, model string, opts llm.Options) *llm.Client {
-	t.Helper()
-	opts.Sleep = func(ctx context.Context, d time.Duration) error { return ctx.Err() }
-	if opts.Retry.MaxAttempts == 0 {
-		opts.Retry.MaxAttempts = 2
-	}
-	c, err := llm.Open(context.Background(), fakeEndpoint(srv, p, model), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// chatBody is the part of an OpenAI chat request the tests read.
-type chatBody struct {
-	Model    string `json:"model"`
-	Messages []struct {
-		Role    string `json:"role"`
-		Content string `json:"content"`
-	} `json:"messages"`
-	Temperature    *float64        `json:"temperature"`
-	MaxTokens      *int            `json:"max_tokens"`
-	ResponseFormat json.RawMessage `json:"response_format"`
-}
-
-func decodeChat(t testing.TB, c llmtest.Call) chatBody {
-	t.Helper()
-	var b chatBody
-	if err := json.Unmarshal(c.Body, &b); err != nil {
-		t.Fatalf("request body: %v\n%s", err, c.Body)
-	}
-	return b
-}
 
 var (
 	statementRE = regexp.MustCompile(`<statement n="(\d+)">(.*)</statement>`)
@@ -145,37 +95,3 @@ func covers(sent, claim string) bool {
 	}
 	return n > 0
 }
-
-// scriptedChecker is a FactChecker answering from a list, one answer per
-// vote number; an entry with Err set fails.
-type scriptedChecker struct {
-	name  string
-	votes map[int]claimtrace.Vote // by vote number
-	mu    sync.Mutex
-	asked []int
-}
-
-func (s *scriptedChecker) Check(ctx context.Context, q FactQuery) (claimtrace.Vote, error) {
-	s.mu.Lock()
-	s.asked = append(s.asked, q.Vote)
-	s.mu.Unlock()
-	v, ok := s.votes[q.Vote]
-	if !ok {
-		return claimtrace.Vote{Checker: s.name}, context.DeadlineExceeded
-	}
-	if v.Err != "" {
-		return claimtrace.Vote{Checker: s.name}, errString(v.Err)
-	}
-	v.Checker = s.name
-	return v, nil
-}
-
-func (s *scriptedChecker) calls() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.asked)
-}
-
-type errString string
-
-func (e errString) Error() string { return string(e) }

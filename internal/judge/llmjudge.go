@@ -16,14 +16,10 @@ import (
 
 // Stages recorded in the LLM ledger for the calls of this package.
 const (
-	StageJudge       = "judge"        // batched cited-statement verdicts
-	StageMatch       = "judge_match"  // parity: supporting-passage extraction (A.4.3)
-	StageVerify      = "judge_verify" // parity: consistency verification (A.4.4)
-	StageExtract     = "extract"      // parity: non-cited statement extraction (A.4.2)
-	StageCheckWorthy = "check_worthy" // check-worthiness classification
-	StageFactCheck   = "fact_check"   // one fact-check vote
-	StageEntail      = "entail"       // two-way entailment
-	StageMetadata    = "metadata"     // the last rung of the metadata ladder
+	StageJudge   = "judge"        // batched cited-statement verdicts
+	StageMatch   = "judge_match"  // parity: supporting-passage extraction (A.4.3)
+	StageVerify  = "judge_verify" // parity: consistency verification (A.4.4)
+	StageExtract = "extract"      // parity: non-cited statement extraction (A.4.2)
 )
 
 // LLMJudgeOptions tune an LLMJudge. The zero value means the defaults.
@@ -162,7 +158,7 @@ func (j *LLMJudge) plan(source string, claims []string) ([]judgeBatch, []string,
 	clean := make([]string, len(claims))
 	var live []int
 	for i, c := range claims {
-		clean[i] = claimText(c)
+		clean[i] = ClaimText(c)
 		if clean[i] != "" {
 			live = append(live, i)
 		}
@@ -190,7 +186,7 @@ func (j *LLMJudge) plan(source string, claims []string) ([]judgeBatch, []string,
 		}
 		prompt, err := j.batch.Render(map[string]string{
 			"Source": renderSource(source, spans, whole),
-			"Claims": renderNumbered("statement", texts),
+			"Claims": prompts.Numbered("statement", texts),
 		})
 		if err != nil {
 			return nil, nil, err
@@ -243,18 +239,10 @@ func (j *LLMJudge) JudgeSource(ctx context.Context, source string, claims []stri
 	qi := newQuoteIndex(source)
 	for _, b := range batches {
 		if err := j.judgeBatch(ctx, source, qi, b, out); err != nil {
-			return nil, fmt.Errorf("llm judge %s: claims %s: %w", j.c.Endpoint(), claimRange(b.idx), err)
+			return nil, fmt.Errorf("llm judge %s: claims %s: %w", j.c.Endpoint(), prompts.Range(b.idx), err)
 		}
 	}
 	return out, nil
-}
-
-// claimRange names a batch's claims (1-based) in errors.
-func claimRange(idx []int) string {
-	if len(idx) == 1 {
-		return strconv.Itoa(idx[0] + 1)
-	}
-	return fmt.Sprintf("%d-%d", idx[0]+1, idx[len(idx)-1]+1)
 }
 
 func (j *LLMJudge) judgeBatch(ctx context.Context, source string, qi *quoteIndex, b judgeBatch, out []claimtrace.Verdict) error {
@@ -341,7 +329,7 @@ func (j *LLMJudge) review(source string, qi *quoteIndex, ans verdictAnswer, want
 // verdict checks one answered verdict; problem is non-empty when it
 // cannot be accepted.
 func (j *LLMJudge) verdict(source string, qi *quoteIndex, a claimVerdict) (claimtrace.Verdict, string) {
-	v := claimtrace.Verdict{Label: claimtrace.Label(a.Label), Strength: min(max(a.Strength, 0), 1), Reason: oneLine(a.Reason), Judge: j.name}
+	v := claimtrace.Verdict{Label: claimtrace.Label(a.Label), Strength: min(max(a.Strength, 0), 1), Reason: prompts.OneLine(a.Reason), Judge: j.name}
 	switch v.Label {
 	case claimtrace.Supported, claimtrace.Partial, claimtrace.Contradicted, claimtrace.Unsupported, claimtrace.Unknown:
 	default:

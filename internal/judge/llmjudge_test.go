@@ -35,7 +35,7 @@ var transformerClaims = []string{
 
 func newTestJudge(t *testing.T, srv *llmtest.Server, opts llm.Options, jo LLMJudgeOptions) *LLMJudge {
 	t.Helper()
-	j, err := NewLLMJudge(fakeClient(t, srv, llm.OpenAI, "gpt-4o", opts), jo)
+	j, err := NewLLMJudge(srv.Client(t, llm.OpenAI, "gpt-4o", opts), jo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestLLMJudgeOneRequestPerSource(t *testing.T) {
 	if len(calls) != 1 {
 		t.Fatalf("%d requests, want one for the source", len(calls))
 	}
-	body := decodeChat(t, calls[0])
+	body := calls[0].Chat(t)
 	if len(body.Messages) != 1 || body.Messages[0].Role != "user" {
 		t.Fatalf("messages = %+v, want one user turn", body.Messages)
 	}
@@ -183,11 +183,11 @@ func TestLLMJudgeReasksBadQuote(t *testing.T) {
 	if len(calls) != 2 {
 		t.Fatalf("%d requests, want the call and one re-ask", len(calls))
 	}
-	body := decodeChat(t, calls[1])
+	body := calls[1].Chat(t)
 	if len(body.Messages) != 3 || body.Messages[1].Role != "assistant" || body.Messages[1].Content != first {
 		t.Fatalf("re-ask does not replay the first answer: %+v", body.Messages)
 	}
-	if body.Messages[0].Content != decodeChat(t, calls[0]).Messages[0].Content {
+	if body.Messages[0].Content != calls[0].Chat(t).Messages[0].Content {
 		t.Errorf("re-ask changed the first turn: the cached prefix is lost")
 	}
 	fix := body.Messages[2].Content
@@ -284,7 +284,7 @@ func TestLLMJudgeCachedRerun(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Handle(oracleJudge(nil))
 	cache := llm.NewMemoryCache()
-	c := fakeClient(t, srv, llm.OpenAI, "gpt-4o", llm.Options{Cache: cache})
+	c := srv.Client(t, llm.OpenAI, "gpt-4o", llm.Options{Cache: cache})
 	j, err := NewLLMJudge(c, LLMJudgeOptions{})
 	if err != nil {
 		t.Fatal(err)

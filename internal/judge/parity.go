@@ -10,6 +10,7 @@ import (
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/prompts"
+	"github.com/claimtrace/claimtrace/internal/report"
 )
 
 // Prompt families a judge can be built with.
@@ -102,7 +103,7 @@ func (j *ReportBenchJudge) JudgeSource(ctx context.Context, source string, claim
 	qi := newQuoteIndex(source)
 	out := make([]claimtrace.Verdict, len(claims))
 	for i, claim := range claims {
-		statement := claimText(claim)
+		statement := ClaimText(claim)
 		p, err := j.match.Render(map[string]string{"Statement": statement, "SourceText": src})
 		if err != nil {
 			return nil, err
@@ -120,7 +121,7 @@ func (j *ReportBenchJudge) JudgeSource(ctx context.Context, source string, claim
 		if _, err := j.c.GenerateJSON(ctx, j.request(StageVerify, p), &ans); err != nil {
 			return nil, fmt.Errorf("reportbench judge %s: claim %d: verify: %w", j.c.Endpoint(), i+1, err)
 		}
-		v := claimtrace.Verdict{Label: claimtrace.Unsupported, Reason: oneLine(ans.Reason), Judge: j.name}
+		v := claimtrace.Verdict{Label: claimtrace.Unsupported, Reason: prompts.OneLine(ans.Reason), Judge: j.name}
 		if ans.Match {
 			v.Label, v.Strength = claimtrace.Supported, 1
 		}
@@ -213,7 +214,7 @@ func splitBlocks(text string, limit int) []string {
 		}
 		cur.Reset()
 	}
-	for _, sec := range cutBefore(text, isHeadingStart) {
+	for _, sec := range cutBefore(text, report.IsHeading) {
 		if cur.Len()+len(sec) > limit {
 			flush()
 		}
@@ -279,15 +280,6 @@ func cutBefore(text string, start func(line string) bool) []string {
 		out = append(out, text[from:])
 	}
 	return out
-}
-
-func isHeadingStart(line string) bool {
-	t := strings.TrimLeft(line, " ")
-	n := 0
-	for n < len(t) && t[n] == '#' {
-		n++
-	}
-	return n >= 1 && n <= 6 && (n == len(t) || t[n] == ' ' || t[n] == '\t' || t[n] == '\n')
 }
 
 // truncateBytes cuts s to at most n bytes on a rune boundary.

@@ -38,7 +38,7 @@ func TestReportBenchJudgeTwoHopFlow(t *testing.T) {
 		llmtest.Text("The model trained 3.5 days on 8 GPUs."),
 		llmtest.Text("```json\n{\"reason\": \"3.5 days, not 12.\", \"match\": false}\n```"),
 	)
-	j, err := NewReportBenchJudge(fakeClient(t, srv, llm.OpenAI, "gpt-4o", llm.Options{}))
+	j, err := NewReportBenchJudge(srv.Client(t, llm.OpenAI, "gpt-4o", llm.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,13 +62,13 @@ func TestReportBenchJudgeTwoHopFlow(t *testing.T) {
 	// Each request is exactly the paper's prompt: the statement without its
 	// citation marker, the source after it, then the extracted passage.
 	wantPrompts := []string{
-		render(t, "reportbench/source_extraction", map[string]string{"Statement": claimText(transformerClaims[0]), "SourceText": transformerAbstract}),
-		render(t, "reportbench/consistency_verification", map[string]string{"Statement": claimText(transformerClaims[0]), "SourceSentence": "Our model achieves 28.4 BLEU on the WMT 2014 English-to-German translation task"}),
-		render(t, "reportbench/source_extraction", map[string]string{"Statement": claimText(transformerClaims[1]), "SourceText": transformerAbstract}),
-		render(t, "reportbench/consistency_verification", map[string]string{"Statement": claimText(transformerClaims[1]), "SourceSentence": "The model trained 3.5 days on 8 GPUs."}),
+		render(t, "reportbench/source_extraction", map[string]string{"Statement": ClaimText(transformerClaims[0]), "SourceText": transformerAbstract}),
+		render(t, "reportbench/consistency_verification", map[string]string{"Statement": ClaimText(transformerClaims[0]), "SourceSentence": "Our model achieves 28.4 BLEU on the WMT 2014 English-to-German translation task"}),
+		render(t, "reportbench/source_extraction", map[string]string{"Statement": ClaimText(transformerClaims[1]), "SourceText": transformerAbstract}),
+		render(t, "reportbench/consistency_verification", map[string]string{"Statement": ClaimText(transformerClaims[1]), "SourceSentence": "The model trained 3.5 days on 8 GPUs."}),
 	}
 	for i, c := range calls {
-		b := decodeChat(t, c)
+		b := c.Chat(t)
 		if len(b.Messages) != 1 || b.Messages[0].Content != wantPrompts[i] {
 			t.Errorf("request %d is not the A.4 prompt (-want +got):\n%s", i+1, cmp.Diff(wantPrompts[i], b.Messages[0].Content))
 		}
@@ -79,7 +79,7 @@ func TestReportBenchJudgeTwoHopFlow(t *testing.T) {
 			t.Errorf("request %d: temperature %v, max tokens %v; want 0 and 8192 (config.py)", i+1, b.Temperature, b.MaxTokens)
 		}
 	}
-	if at := strings.Index(wantPrompts[0], claimText(transformerClaims[0])); at < 0 || at > strings.Index(wantPrompts[0], "Attention Is All You Need") {
+	if at := strings.Index(wantPrompts[0], ClaimText(transformerClaims[0])); at < 0 || at > strings.Index(wantPrompts[0], "Attention Is All You Need") {
 		t.Errorf("A.4.3 puts the statement before the source; the template does not")
 	}
 }
@@ -93,7 +93,7 @@ func TestReportBenchJudgeStrictMatch(t *testing.T) {
 		llmtest.Text(`{"reason": "no support", "match": "false"}`),
 		llmtest.Text(`{"reason": "no support", "match": false}`),
 	)
-	j, err := NewReportBenchJudge(fakeClient(t, srv, llm.OpenAI, "gpt-4o", llm.Options{}))
+	j, err := NewReportBenchJudge(srv.Client(t, llm.OpenAI, "gpt-4o", llm.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestReportBenchJudgeStrictMatch(t *testing.T) {
 func TestReportBenchJudgeErrors(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(llmtest.Fail(llmtest.ModelNotFound))
-	j, err := NewReportBenchJudge(fakeClient(t, srv, llm.OpenAI, "gpt-4o", llm.Options{}))
+	j, err := NewReportBenchJudge(srv.Client(t, llm.OpenAI, "gpt-4o", llm.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestReportBenchSourceCap(t *testing.T) {
 		}
 		return llmtest.Text("NOT_FOUND")
 	})
-	j, _ := NewReportBenchJudge(fakeClient(t, srv, llm.OpenAI, "gpt-4o", llm.Options{}))
+	j, _ := NewReportBenchJudge(srv.Client(t, llm.OpenAI, "gpt-4o", llm.Options{}))
 	src := strings.Repeat("é", ParitySourceBytes) // 2 bytes a rune
 	if _, err := j.JudgeSource(t.Context(), src, []string{"claim"}); err != nil {
 		t.Fatal(err)
@@ -151,7 +151,7 @@ func TestExtractNonCited(t *testing.T) {
 	srv.Handle(func(ctx context.Context, c llmtest.Call) llmtest.Reply {
 		return llmtest.Text(`[{"statement": "RAG was introduced in 2020."}, {"statement": "  "}]`)
 	})
-	j, _ := NewReportBenchJudge(fakeClient(t, srv, llm.OpenAI, "gpt-4o", llm.Options{}))
+	j, _ := NewReportBenchJudge(srv.Client(t, llm.OpenAI, "gpt-4o", llm.Options{}))
 	got, err := j.ExtractNonCited(t.Context(), report.String(), cited)
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/demo"
 	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/factcheck"
 	"github.com/claimtrace/claimtrace/internal/fetch"
 	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/prov"
@@ -58,7 +59,7 @@ func pipeline(t testing.TB, st *store.Store, snapDir string) eval.Options {
 	return eval.Options{
 		Mode: "offline", Snapshot: snap.Dir(), Store: st, Concurrency: 2,
 		Fetcher: fetch.New(fetch.Options{Offline: true, Snapshot: snap, Canon: canon}),
-		Judge:   j, JudgeName: "offline", CheckWorthy: judge.CheckWorthy, Detector: prov.Offline{},
+		Judge:   j, JudgeName: "offline", CheckWorthy: factcheck.CheckWorthy, Detector: prov.Offline{},
 	}
 }
 

@@ -1,4 +1,9 @@
-package judge
+// Package factcheck decides the claims a report makes without a citation:
+// it picks the claims worth checking (CheckWorthy, by rules; LLMCheckWorthy,
+// by a model) and has web-connected models vote on each (WebChecker,
+// SearchChecker), decided by majority over an Ensemble (Aggregate). Model
+// and search errors are returned as errors, never counted as votes.
+package factcheck
 
 import (
 	"context"
@@ -11,15 +16,23 @@ import (
 	"unicode/utf8"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/prompts"
+	"github.com/claimtrace/claimtrace/internal/report"
 )
 
-// FactQuery is one non-cited claim to fact-check. The released ReportBench
+// Stages recorded in the LLM ledger for the calls of this package.
+const (
+	StageCheckWorthy = "check_worthy" // check-worthiness classification
+	StageVote        = "fact_check"   // one fact-check vote
+)
+
+// Query is one non-cited claim to fact-check. The released ReportBench
 // code sends the bare statement and lets the checker judge it against
 // today's web; a checker here also gets the paragraph it comes from and
 // the task's cutoff date, when known.
-type FactQuery struct {
+type Query struct {
 	// Claim is the statement to check, as the report has it (citation
 	// markers are removed before it is sent).
 	Claim string
@@ -36,18 +49,18 @@ type FactQuery struct {
 	Vote int
 }
 
-// FactChecker answers one vote on a claim. On failure it returns the
+// Checker answers one vote on a claim. On failure it returns the
 // error, and a Vote naming the checker: an error is never a vote.
-type FactChecker interface {
-	Check(ctx context.Context, q FactQuery) (claimtrace.Vote, error)
+type Checker interface {
+	Check(ctx context.Context, q Query) (claimtrace.Vote, error)
 }
 
-// FactCheckOptions tune the model-based fact-checkers. The zero value
-// means the defaults.
-type FactCheckOptions struct {
-	// Prompts is PromptsClaimtrace (default: the claim with its context
-	// and cutoff, answer true, false or unverifiable) or
-	// PromptsReportBench (the paper's A.4.5 prompt with the bare
+// Options tune the model-based fact-checkers. The zero value means the
+// defaults.
+type Options struct {
+	// Prompts is judge.PromptsClaimtrace (default: the claim with its
+	// context and cutoff, answer true, false or unverifiable) or
+	// judge.PromptsReportBench (the paper's A.4.5 prompt with the bare
 	// statement, answer true or false). Search checkers only have ours.
 	Prompts string
 	// Temperature of every vote (default 1: the votes are meant to be
@@ -58,9 +71,9 @@ type FactCheckOptions struct {
 	MaxTokens int
 }
 
-func (o FactCheckOptions) withDefaults() FactCheckOptions {
+func (o Options) withDefaults() Options {
 	if o.Prompts == "" {
-		o.Prompts = PromptsClaimtrace
+		o.Prompts = judge.PromptsClaimtrace
 	}
 	if o.Temperature == nil {
 		one := 1.0
@@ -128,13 +141,13 @@ func factLabel(v string) claimtrace.FactLabel {
 // provider attaches no citation.
 type WebChecker struct {
 	c    *llm.Client
-	opt  FactCheckOptions
+	opt  Options
 	name string
 	tmpl *prompts.Prompt
 }
 
 // NewWebChecker returns a checker calling c with web search on.
-func NewWebChecker(c *llm.Client, opt FactCheckOptions) (*WebChecker, error) {
+func NewWebChecker(c *llm.Client, opt Options) (*WebChecker, error) {
 	if c == nil {
 		return nil, fmt.Errorf("web fact-checker: no model client: %w", claimtrace.ErrInvalid)
 	}
@@ -142,11 +155,11 @@ func NewWebChecker(c *llm.Client, opt FactCheckOptions) (*WebChecker, error) {
 	w := &WebChecker{c: c, opt: opt, name: "web:" + c.Endpoint().String()}
 	tmpl := "judge/fact_check"
 	switch opt.Prompts {
-	case PromptsClaimtrace:
-	case PromptsReportBench:
+	case judge.PromptsClaimtrace:
+	case judge.PromptsReportBench:
 		tmpl, w.name = "reportbench/web_verification", "reportbench:"+w.name
 	default:
-		return nil, fmt.Errorf("web fact-checker: prompts %q: want %s or %s: %w", opt.Prompts, PromptsClaimtrace, PromptsReportBench, claimtrace.ErrInvalid)
+		return nil, fmt.Errorf("web fact-checker: prompts %q: want %s or %s: %w", opt.Prompts, judge.PromptsClaimtrace, judge.PromptsReportBench, claimtrace.ErrInvalid)
 	}
 	var err error
 	if w.tmpl, err = prompts.Get(tmpl); err != nil {
@@ -160,10 +173,10 @@ func NewWebChecker(c *llm.Client, opt FactCheckOptions) (*WebChecker, error) {
 func (w *WebChecker) Name() string { return w.name }
 
 // Request returns the request one vote sends.
-func (w *WebChecker) Request(q FactQuery) (llm.Request, error) {
-	data := map[string]string{"Statement": claimText(q.Claim)}
+func (w *WebChecker) Request(q Query) (llm.Request, error) {
+	data := map[string]string{"Statement": judge.ClaimText(q.Claim)}
 	schema := paritySchema
-	if w.opt.Prompts == PromptsClaimtrace {
+	if w.opt.Prompts == judge.PromptsClaimtrace {
 		data["Context"] = strings.TrimSpace(q.Context)
 		data["Cutoff"] = cutoffDate(q.Cutoff)
 		schema = factSchema
@@ -173,24 +186,24 @@ func (w *WebChecker) Request(q FactQuery) (llm.Request, error) {
 		return llm.Request{}, err
 	}
 	t := *w.opt.Temperature
-	return llm.Request{Stage: StageFactCheck, Messages: []llm.Message{llm.UserMessage(p)}, Schema: schema,
+	return llm.Request{Stage: StageVote, Messages: []llm.Message{llm.UserMessage(p)}, Schema: schema,
 		WebSearch: true, Temperature: &t, MaxTokens: w.opt.MaxTokens, CacheTag: voteTag(q.Vote)}, nil
 }
 
 // Check answers one vote.
-func (w *WebChecker) Check(ctx context.Context, q FactQuery) (claimtrace.Vote, error) {
+func (w *WebChecker) Check(ctx context.Context, q Query) (claimtrace.Vote, error) {
 	v := claimtrace.Vote{Checker: w.name}
 	req, err := w.Request(q)
 	if err != nil {
 		return v, err
 	}
 	var resp llm.Response
-	if w.opt.Prompts == PromptsReportBench {
+	if w.opt.Prompts == judge.PromptsReportBench {
 		var ans parityAnswer
 		if resp, err = w.c.GenerateJSON(ctx, req, &ans); err != nil {
 			return v, fmt.Errorf("fact check %s: %w", w.name, err)
 		}
-		v.Label, v.Reason = claimtrace.FactFalse, oneLine(ans.Reason)
+		v.Label, v.Reason = claimtrace.FactFalse, prompts.OneLine(ans.Reason)
 		if ans.Decision {
 			v.Label = claimtrace.FactTrue
 		}
@@ -199,7 +212,7 @@ func (w *WebChecker) Check(ctx context.Context, q FactQuery) (claimtrace.Vote, e
 		if resp, err = w.c.GenerateJSON(ctx, req, &ans); err != nil {
 			return v, fmt.Errorf("fact check %s: %w", w.name, err)
 		}
-		v.Label, v.Reason = factLabel(ans.Verdict), oneLine(ans.Reason)
+		v.Label, v.Reason = factLabel(ans.Verdict), prompts.OneLine(ans.Reason)
 	}
 	v.URLs = webURLs(resp)
 	return v, nil
@@ -249,7 +262,7 @@ type Searcher interface {
 type SearchChecker struct {
 	c       *llm.Client
 	s       Searcher
-	opt     FactCheckOptions
+	opt     Options
 	results int
 	name    string
 	tmpl    *prompts.Prompt
@@ -258,13 +271,13 @@ type SearchChecker struct {
 // NewSearchChecker returns a checker searching with s (results hits a
 // query, default 5) and voting with c. searcher names the search API in
 // the checker's name ("search:brave+openai:gpt-4o-mini").
-func NewSearchChecker(c *llm.Client, s Searcher, searcher string, results int, opt FactCheckOptions) (*SearchChecker, error) {
+func NewSearchChecker(c *llm.Client, s Searcher, searcher string, results int, opt Options) (*SearchChecker, error) {
 	if c == nil || s == nil {
 		return nil, fmt.Errorf("search fact-checker: need a model client and a searcher: %w", claimtrace.ErrInvalid)
 	}
 	opt = opt.withDefaults()
-	if opt.Prompts != PromptsClaimtrace {
-		return nil, fmt.Errorf("search fact-checker: prompts %q: only %s (the paper has no search-API prompt): %w", opt.Prompts, PromptsClaimtrace, claimtrace.ErrInvalid)
+	if opt.Prompts != judge.PromptsClaimtrace {
+		return nil, fmt.Errorf("search fact-checker: prompts %q: only %s (the paper has no search-API prompt): %w", opt.Prompts, judge.PromptsClaimtrace, claimtrace.ErrInvalid)
 	}
 	if results <= 0 {
 		results = 5
@@ -300,21 +313,21 @@ var searchSchema = &llm.Schema{
 // SearchQuery is the query a claim is searched with: its first 32 words
 // (search APIs cut longer queries), citation markers removed.
 func SearchQuery(claim string) string {
-	words := strings.Fields(cleanClaim(claim))
+	words := strings.Fields(judge.CleanClaim(claim))
 	return strings.Join(words[:min(len(words), 32)], " ")
 }
 
 // Request returns the request one vote sends given the search results.
-func (sc *SearchChecker) Request(q FactQuery, results []SearchResult) (llm.Request, error) {
+func (sc *SearchChecker) Request(q Query, results []SearchResult) (llm.Request, error) {
 	var b strings.Builder
 	for i, r := range results {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "<result n=\"%d\">\nTitle: %s\nURL: %s\n%s\n</result>", i+1, oneLine(r.Title), r.URL, oneLine(r.Snippet))
+		fmt.Fprintf(&b, "<result n=\"%d\">\nTitle: %s\nURL: %s\n%s\n</result>", i+1, prompts.OneLine(r.Title), r.URL, prompts.OneLine(r.Snippet))
 	}
 	p, err := sc.tmpl.Render(map[string]string{
-		"Statement": claimText(q.Claim),
+		"Statement": judge.ClaimText(q.Claim),
 		"Context":   strings.TrimSpace(q.Context),
 		"Cutoff":    cutoffDate(q.Cutoff),
 		"Results":   b.String(),
@@ -323,12 +336,12 @@ func (sc *SearchChecker) Request(q FactQuery, results []SearchResult) (llm.Reque
 		return llm.Request{}, err
 	}
 	t := *sc.opt.Temperature
-	return llm.Request{Stage: StageFactCheck, Messages: []llm.Message{llm.UserMessage(p)}, Schema: searchSchema,
+	return llm.Request{Stage: StageVote, Messages: []llm.Message{llm.UserMessage(p)}, Schema: searchSchema,
 		Temperature: &t, MaxTokens: sc.opt.MaxTokens, CacheTag: voteTag(q.Vote)}, nil
 }
 
 // Check searches the claim and answers one vote.
-func (sc *SearchChecker) Check(ctx context.Context, q FactQuery) (claimtrace.Vote, error) {
+func (sc *SearchChecker) Check(ctx context.Context, q Query) (claimtrace.Vote, error) {
 	v := claimtrace.Vote{Checker: sc.name}
 	query := SearchQuery(q.Claim)
 	if query == "" {
@@ -356,7 +369,7 @@ func (sc *SearchChecker) Check(ctx context.Context, q FactQuery) (claimtrace.Vot
 	if _, err := sc.c.GenerateJSON(ctx, req, &ans); err != nil {
 		return v, fmt.Errorf("fact check %s: %w", sc.name, err)
 	}
-	v.Label, v.Reason = factLabel(ans.Verdict), oneLine(ans.Reason)
+	v.Label, v.Reason = factLabel(ans.Verdict), prompts.OneLine(ans.Reason)
 	seen := make(map[int]bool)
 	for _, n := range ans.Sources {
 		if n >= 1 && n <= len(results) && !seen[n] && results[n-1].URL != "" {
@@ -388,7 +401,7 @@ func cutoffDate(t time.Time) string {
 // with its error and not counted (Aggregate); a tie, or no valid vote, is
 // undecided.
 type Ensemble struct {
-	Checkers []FactChecker
+	Checkers []Checker
 	// Votes per checker (default 3).
 	Votes int
 	// EarlyStop casts only the votes a majority needs first (4 of 6,
@@ -402,7 +415,7 @@ type Ensemble struct {
 // checker and vote by vote. The error is non-nil when ctx ends, or when
 // every vote failed: the claim is then a failed unit for the caller to
 // retry, never a decision.
-func (e Ensemble) Check(ctx context.Context, q FactQuery) (claimtrace.Fact, error) {
+func (e Ensemble) Check(ctx context.Context, q Query) (claimtrace.Fact, error) {
 	if len(e.Checkers) == 0 {
 		return claimtrace.Fact{}, fmt.Errorf("fact check: no checkers: %w", claimtrace.ErrInvalid)
 	}
@@ -540,7 +553,7 @@ func Paragraph(text string, start, end int) string {
 func headingAbove(text string, at int) string {
 	lines := strings.Split(text[:at], "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); isHeadingStart(l) {
+		if l := strings.TrimSpace(lines[i]); report.IsHeading(l) {
 			return l
 		}
 	}

@@ -1,4 +1,8 @@
-package judge
+// Package entail asks a language model whether one sentence entails or
+// contradicts another, both directions in one call: the entailment
+// provider (prov.Entailer) of the two-way contradiction detector
+// (prov.TwoWay).
+package entail
 
 import (
 	"context"
@@ -12,15 +16,17 @@ import (
 	"github.com/claimtrace/claimtrace/internal/prov"
 )
 
-// LLMEntailer is a prov.Entailer asking a language model about both
-// directions of a sentence pair in one call: prov.TwoWay asks A→B and then
-// B→A, and the second question is answered from the first call. The pair
-// is put in a fixed order before asking, so the request (and its cache
-// key) is the same whichever direction comes first. The model gives a
-// label and its confidence per direction; the confidence goes to that
-// label and the rest is split evenly between the other two. It is safe
-// for concurrent use.
-type LLMEntailer struct {
+// Stage is recorded in the LLM ledger for the calls of this package.
+const Stage = "entail"
+
+// LLM is a prov.Entailer asking a language model about both directions
+// of a sentence pair in one call: prov.TwoWay asks A→B and then B→A, and
+// the second question is answered from the first call. The pair is put in
+// a fixed order before asking, so the request (and its cache key) is the
+// same whichever direction comes first. The model gives a label and its
+// confidence per direction; the confidence goes to that label and the rest
+// is split evenly between the other two. It is safe for concurrent use.
+type LLM struct {
 	c    *llm.Client
 	temp float64
 	tmpl *prompts.Prompt
@@ -29,12 +35,12 @@ type LLMEntailer struct {
 	memo map[[2]string]twoWayAnswer
 }
 
-// entailMemo bounds the answers an LLMEntailer remembers; past it the memo
+// entailMemo bounds the answers an LLM remembers; past it the memo
 // starts over (the response cache still has them).
 const entailMemo = 4096
 
-// NewLLMEntailer returns an entailer calling c at temperature 0.
-func NewLLMEntailer(c *llm.Client) (*LLMEntailer, error) {
+// NewLLM returns an entailer calling c at temperature 0.
+func NewLLM(c *llm.Client) (*LLM, error) {
 	if c == nil {
 		return nil, fmt.Errorf("llm entailer: no model client: %w", claimtrace.ErrInvalid)
 	}
@@ -42,7 +48,7 @@ func NewLLMEntailer(c *llm.Client) (*LLMEntailer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &LLMEntailer{c: c, tmpl: tmpl, memo: make(map[[2]string]twoWayAnswer)}, nil
+	return &LLM{c: c, tmpl: tmpl, memo: make(map[[2]string]twoWayAnswer)}, nil
 }
 
 var entailSchema = &llm.Schema{
@@ -66,14 +72,14 @@ type twoWayAnswer struct {
 }
 
 // Request returns the request asking about the pair (in its fixed order).
-func (e *LLMEntailer) Request(premise, hypothesis string) (llm.Request, error) {
+func (e *LLM) Request(premise, hypothesis string) (llm.Request, error) {
 	a, b := orderPair(premise, hypothesis)
-	p, err := e.tmpl.Render(map[string]string{"A": oneLine(a), "B": oneLine(b)})
+	p, err := e.tmpl.Render(map[string]string{"A": prompts.OneLine(a), "B": prompts.OneLine(b)})
 	if err != nil {
 		return llm.Request{}, err
 	}
 	t := e.temp
-	return llm.Request{Stage: StageEntail, Messages: []llm.Message{llm.UserMessage(p)}, Schema: entailSchema, Temperature: &t}, nil
+	return llm.Request{Stage: Stage, Messages: []llm.Message{llm.UserMessage(p)}, Schema: entailSchema, Temperature: &t}, nil
 }
 
 func orderPair(x, y string) (string, string) {
@@ -85,7 +91,7 @@ func orderPair(x, y string) (string, string) {
 
 // Entail returns the model's view of whether premise entails or
 // contradicts hypothesis.
-func (e *LLMEntailer) Entail(ctx context.Context, premise, hypothesis string) (prov.Entailment, error) {
+func (e *LLM) Entail(ctx context.Context, premise, hypothesis string) (prov.Entailment, error) {
 	a, b := orderPair(premise, hypothesis)
 	key := [2]string{a, b}
 	e.mu.Lock()

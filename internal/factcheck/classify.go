@@ -1,4 +1,4 @@
-package judge
+package factcheck
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/prompts"
 )
@@ -103,7 +104,7 @@ func (w *LLMCheckWorthy) Requests(claims []string) ([]llm.Request, error) {
 func (w *LLMCheckWorthy) batches(claims []string) [][]int {
 	var live []int
 	for i, c := range claims {
-		if claimText(c) != "" {
+		if judge.ClaimText(c) != "" {
 			live = append(live, i)
 		}
 	}
@@ -122,9 +123,9 @@ func (w *LLMCheckWorthy) batches(claims []string) [][]int {
 func (w *LLMCheckWorthy) request(claims []string, idx []int) (llm.Request, error) {
 	texts := make([]string, len(idx))
 	for k, i := range idx {
-		texts[k] = claimText(claims[i])
+		texts[k] = judge.ClaimText(claims[i])
 	}
-	p, err := w.tmpl.Render(map[string]string{"Claims": renderNumbered("statement", texts)})
+	p, err := w.tmpl.Render(map[string]string{"Claims": prompts.Numbered("statement", texts)})
 	if err != nil {
 		return llm.Request{}, err
 	}
@@ -148,14 +149,14 @@ func (w *LLMCheckWorthy) ClassifyCheckWorthy(ctx context.Context, claims []strin
 		}
 		var ans checkWorthyAnswer
 		if _, err := w.c.GenerateJSON(ctx, req, &ans); err != nil {
-			return nil, nil, fmt.Errorf("check-worthiness %s: claims %s: %w", w.name, claimRange(idx), err)
+			return nil, nil, fmt.Errorf("check-worthiness %s: claims %s: %w", w.name, prompts.Range(idx), err)
 		}
 		for _, a := range ans.Claims {
 			if a.Claim < 1 || a.Claim > len(idx) || done[idx[a.Claim-1]] {
 				continue
 			}
 			i := idx[a.Claim-1]
-			worthy[i], reasons[i], done[i] = a.CheckWorthy, w.name+": "+oneLine(a.Reason), true
+			worthy[i], reasons[i], done[i] = a.CheckWorthy, w.name+": "+prompts.OneLine(a.Reason), true
 		}
 	}
 	for i, c := range claims {

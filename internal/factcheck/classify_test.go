@@ -1,4 +1,4 @@
-package judge
+package factcheck
 
 import (
 	"context"
@@ -39,7 +39,7 @@ func numberClassifier(skip int) func(ctx context.Context, c llmtest.Call) llmtes
 func TestClassifyCheckWorthyBatches(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Handle(numberClassifier(0))
-	w, err := NewLLMCheckWorthy(fakeClient(t, srv, llm.OpenAI, "gpt-4o-mini", llm.Options{}), CheckWorthyOptions{Batch: 40})
+	w, err := NewLLMCheckWorthy(srv.Client(t, llm.OpenAI, "gpt-4o-mini", llm.Options{}), CheckWorthyOptions{Batch: 40})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestClassifyCheckWorthyBatches(t *testing.T) {
 	var sizes []int
 	for _, c := range srv.Calls() {
 		sizes = append(sizes, len(statements(c.Prompt)))
-		if b := decodeChat(t, c); b.Temperature == nil || *b.Temperature != 0 {
+		if b := c.Chat(t); b.Temperature == nil || *b.Temperature != 0 {
 			t.Errorf("temperature %v, want 0", b.Temperature)
 		}
 	}
@@ -78,7 +78,7 @@ func TestClassifyCheckWorthyBatches(t *testing.T) {
 func TestClassifyCheckWorthyFallsBackOffline(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Handle(numberClassifier(2))
-	w, err := NewLLMCheckWorthy(fakeClient(t, srv, llm.OpenAI, "gpt-4o-mini", llm.Options{}), CheckWorthyOptions{})
+	w, err := NewLLMCheckWorthy(srv.Client(t, llm.OpenAI, "gpt-4o-mini", llm.Options{}), CheckWorthyOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestClassifyCheckWorthyFallsBackOffline(t *testing.T) {
 func TestClassifyCheckWorthyError(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(llmtest.Fail(llmtest.Unauthorized))
-	w, _ := NewLLMCheckWorthy(fakeClient(t, srv, llm.OpenAI, "gpt-4o-mini", llm.Options{}), CheckWorthyOptions{})
+	w, _ := NewLLMCheckWorthy(srv.Client(t, llm.OpenAI, "gpt-4o-mini", llm.Options{}), CheckWorthyOptions{})
 	worthy, _, err := w.ClassifyCheckWorthy(t.Context(), []string{"GDP grew 5.2% in 2023."})
 	if !errors.Is(err, llm.ErrAuth) || worthy != nil {
 		t.Errorf("ClassifyCheckWorthy = %v, %v; want an auth error and no answer", worthy, err)

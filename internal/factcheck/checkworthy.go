@@ -1,11 +1,13 @@
-package judge
+package factcheck
 
 import (
 	"regexp"
 	"strings"
 	"unicode"
 
+	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/judge/passage"
+	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
 // Phrase lists of CheckWorthy. They are matched on the lowercased claim
@@ -61,7 +63,7 @@ var (
 // contestable fact when both carry specifics ("Water boils at 100 °C"), and
 // it only recognises the phrasings listed in this file.
 func CheckWorthy(claim string) (bool, string) {
-	text := strings.TrimSpace(cleanClaim(claim))
+	text := strings.TrimSpace(judge.CleanClaim(claim))
 	if text == "" {
 		return false, "empty"
 	}
@@ -102,10 +104,10 @@ func CheckWorthy(claim string) (bool, string) {
 	}
 
 	var why []string
-	qs := quantities(text, toks)
+	qs := lexical.Quantities(text, toks)
 	date := monthDate(lower)
 	for _, q := range qs {
-		if q.Unit == unitYear {
+		if q.Unit == lexical.UnitYear {
 			date = true
 		}
 	}
@@ -113,12 +115,12 @@ func CheckWorthy(claim string) (bool, string) {
 		why = append(why, "date")
 	}
 	for _, q := range qs {
-		if q.Unit != unitYear {
+		if q.Unit != lexical.UnitYear {
 			why = append(why, "number")
 			break
 		}
 	}
-	if len(entities(text, toks)) > 0 {
+	if len(judge.Entities(text, toks)) > 0 {
 		why = append(why, "named entity")
 	}
 	if firstPhrase(lower, comparatives) != "" || comparisonRE.MatchString(lower) {

@@ -1,4 +1,4 @@
-package judge
+package entail
 
 import (
 	"context"
@@ -40,10 +40,10 @@ func negationEntailer(ctx context.Context, c llmtest.Call) llmtest.Reply {
 	return llmtest.Text(string(out))
 }
 
-func TestLLMEntailerBothDirectionsOneCall(t *testing.T) {
+func TestLLMBothDirectionsOneCall(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Handle(negationEntailer)
-	e, err := NewLLMEntailer(fakeClient(t, srv, llm.OpenAI, "gpt-4o", llm.Options{}))
+	e, err := NewLLM(srv.Client(t, llm.OpenAI, "gpt-4o", llm.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,10 +74,10 @@ func TestLLMEntailerBothDirectionsOneCall(t *testing.T) {
 	}
 }
 
-func TestLLMEntailerWithTwoWay(t *testing.T) {
+func TestLLMWithTwoWay(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Handle(negationEntailer)
-	e, err := NewLLMEntailer(fakeClient(t, srv, llm.OpenAI, "gpt-4o", llm.Options{}))
+	e, err := NewLLM(srv.Client(t, llm.OpenAI, "gpt-4o", llm.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,10 +97,10 @@ func TestLLMEntailerWithTwoWay(t *testing.T) {
 	}
 }
 
-func TestLLMEntailerError(t *testing.T) {
+func TestLLMError(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(llmtest.Text(`{"a_to_b": {"label": "yes", "confidence": 2}}`), llmtest.Text("no"), llmtest.Text("{}"))
-	e, _ := NewLLMEntailer(fakeClient(t, srv, llm.OpenAI, "gpt-4o", llm.Options{}))
+	e, _ := NewLLM(srv.Client(t, llm.OpenAI, "gpt-4o", llm.Options{}))
 	if _, err := e.Entail(t.Context(), "a", "b"); !errors.Is(err, llm.ErrMalformed) {
 		t.Errorf("err = %v, want ErrMalformed", err)
 	}

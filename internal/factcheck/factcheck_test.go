@@ -1,4 +1,4 @@
-package judge
+package factcheck
 
 import (
 	"context"
@@ -11,8 +11,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/llm/llmtest"
+	"github.com/claimtrace/claimtrace/internal/prompts"
 )
 
 func vote(l claimtrace.FactLabel) claimtrace.Vote {
@@ -47,7 +49,7 @@ func TestEnsemble(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := &scriptedChecker{name: "a", votes: map[int]claimtrace.Vote{1: tt.a[0], 2: tt.a[1], 3: tt.a[2]}}
 			b := &scriptedChecker{name: "b", votes: map[int]claimtrace.Vote{1: tt.b[0], 2: tt.b[1], 3: tt.b[2]}}
-			f, err := Ensemble{Checkers: []FactChecker{a, b}}.Check(t.Context(), FactQuery{Claim: "c"})
+			f, err := Ensemble{Checkers: []Checker{a, b}}.Check(t.Context(), Query{Claim: "c"})
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
 			}
@@ -79,7 +81,7 @@ func TestEnsemble(t *testing.T) {
 func TestEnsembleEarlyStop(t *testing.T) {
 	all := func(v claimtrace.Vote) map[int]claimtrace.Vote { return map[int]claimtrace.Vote{1: v, 2: v, 3: v} }
 	a, b := &scriptedChecker{name: "a", votes: all(yes)}, &scriptedChecker{name: "b", votes: all(yes)}
-	f, err := Ensemble{Checkers: []FactChecker{a, b}, EarlyStop: true}.Check(t.Context(), FactQuery{Claim: "c"})
+	f, err := Ensemble{Checkers: []Checker{a, b}, EarlyStop: true}.Check(t.Context(), Query{Claim: "c"})
 	if err != nil || f.Label != claimtrace.FactTrue || len(f.Votes) != 4 || a.calls()+b.calls() != 4 {
 		t.Errorf("unanimous first round: %+v, %v, %d calls; want true on 4 votes", f, err, a.calls()+b.calls())
 	}
@@ -88,7 +90,7 @@ func TestEnsembleEarlyStop(t *testing.T) {
 		t.Errorf("first round asked a %d and b %d times, want 2 and 2", a.calls(), b.calls())
 	}
 	a, b = &scriptedChecker{name: "a", votes: all(yes)}, &scriptedChecker{name: "b", votes: map[int]claimtrace.Vote{1: no, 2: yes, 3: yes}}
-	f, err = Ensemble{Checkers: []FactChecker{a, b}, EarlyStop: true}.Check(t.Context(), FactQuery{Claim: "c"})
+	f, err = Ensemble{Checkers: []Checker{a, b}, EarlyStop: true}.Check(t.Context(), Query{Claim: "c"})
 	if err != nil || f.Label != claimtrace.FactTrue || len(f.Votes) != 6 || f.Confidence != 5.0/6 {
 		t.Errorf("split first round: %+v, %v; want all six votes cast", f, err)
 	}
@@ -96,7 +98,7 @@ func TestEnsembleEarlyStop(t *testing.T) {
 
 func TestEnsembleVoteNumbersAndCancel(t *testing.T) {
 	a := &scriptedChecker{name: "a", votes: map[int]claimtrace.Vote{1: yes, 2: yes, 3: yes, 4: yes, 5: yes}}
-	if _, err := (Ensemble{Checkers: []FactChecker{a}, Votes: 5}).Check(t.Context(), FactQuery{Claim: "c"}); err != nil {
+	if _, err := (Ensemble{Checkers: []Checker{a}, Votes: 5}).Check(t.Context(), Query{Claim: "c"}); err != nil {
 		t.Fatal(err)
 	}
 	asked := append([]int(nil), a.asked...)
@@ -106,10 +108,10 @@ func TestEnsembleVoteNumbersAndCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if _, err := (Ensemble{Checkers: []FactChecker{a}}).Check(ctx, FactQuery{Claim: "c"}); !errors.Is(err, context.Canceled) {
+	if _, err := (Ensemble{Checkers: []Checker{a}}).Check(ctx, Query{Claim: "c"}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v", err)
 	}
-	if _, err := (Ensemble{}).Check(t.Context(), FactQuery{Claim: "c"}); !errors.Is(err, claimtrace.ErrInvalid) {
+	if _, err := (Ensemble{}).Check(t.Context(), Query{Claim: "c"}); !errors.Is(err, claimtrace.ErrInvalid) {
 		t.Errorf("no checkers: err = %v", err)
 	}
 }
@@ -137,11 +139,11 @@ func webAnswer(verdict string) llmtest.Reply {
 func TestWebCheckerRequestAndVote(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(webAnswer("true"))
-	w, err := NewWebChecker(fakeClient(t, srv, llm.Gemini, "gemini-2.5-pro", llm.Options{}), FactCheckOptions{})
+	w, err := NewWebChecker(srv.Client(t, llm.Gemini, "gemini-2.5-pro", llm.Options{}), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := FactQuery{
+	q := Query{
 		Claim:   "The first RAG model used a BART-large generator [3].",
 		Context: "## Retrieval-augmented generation\n\nRAG couples a retriever with a generator. The first RAG model used a BART-large generator.",
 		Cutoff:  time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC),
@@ -184,12 +186,12 @@ func TestWebCheckerCacheTags(t *testing.T) {
 		return webAnswer("true")
 	})
 	cache := llm.NewMemoryCache()
-	c := fakeClient(t, srv, llm.Gemini, "gemini-2.5-flash", llm.Options{Cache: cache})
-	w, err := NewWebChecker(c, FactCheckOptions{})
+	c := srv.Client(t, llm.Gemini, "gemini-2.5-flash", llm.Options{Cache: cache})
+	w, err := NewWebChecker(c, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := FactQuery{Claim: "The first RAG model used a BART-large generator."}
+	q := Query{Claim: "The first RAG model used a BART-large generator."}
 	keys := map[string]int{}
 	for k := 0; k <= 3; k++ {
 		q.Vote = k
@@ -205,15 +207,15 @@ func TestWebCheckerCacheTags(t *testing.T) {
 	if len(keys) != 4 {
 		t.Errorf("%d distinct cache keys for 4 vote numbers", len(keys))
 	}
-	e := Ensemble{Checkers: []FactChecker{w}}
-	first, err := e.Check(t.Context(), FactQuery{Claim: q.Claim})
+	e := Ensemble{Checkers: []Checker{w}}
+	first, err := e.Check(t.Context(), Query{Claim: q.Claim})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(srv.Calls()) != 3 {
 		t.Fatalf("%d requests for 3 votes", len(srv.Calls()))
 	}
-	again, err := e.Check(t.Context(), FactQuery{Claim: q.Claim})
+	again, err := e.Check(t.Context(), Query{Claim: q.Claim})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +224,7 @@ func TestWebCheckerCacheTags(t *testing.T) {
 	}
 	// A fourth vote is a new, independent request.
 	e.Votes = 4
-	if _, err := e.Check(t.Context(), FactQuery{Claim: q.Claim}); err != nil || len(srv.Calls()) != 4 {
+	if _, err := e.Check(t.Context(), Query{Claim: q.Claim}); err != nil || len(srv.Calls()) != 4 {
 		t.Errorf("fourth vote: %v, %d requests, want 4", err, len(srv.Calls()))
 	}
 }
@@ -230,8 +232,8 @@ func TestWebCheckerCacheTags(t *testing.T) {
 func TestWebCheckerErrorIsNotAVote(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Handle(func(ctx context.Context, c llmtest.Call) llmtest.Reply { return llmtest.Fail(llmtest.ServerError) })
-	w, _ := NewWebChecker(fakeClient(t, srv, llm.Gemini, "gemini-2.5-pro", llm.Options{}), FactCheckOptions{})
-	f, err := Ensemble{Checkers: []FactChecker{w}}.Check(t.Context(), FactQuery{Claim: "The Eiffel Tower is 330 m tall."})
+	w, _ := NewWebChecker(srv.Client(t, llm.Gemini, "gemini-2.5-pro", llm.Options{}), Options{})
+	f, err := Ensemble{Checkers: []Checker{w}}.Check(t.Context(), Query{Claim: "The Eiffel Tower is 330 m tall."})
 	if !errors.Is(err, llm.ErrTransient) {
 		t.Errorf("err = %v, want the server error", err)
 	}
@@ -248,22 +250,29 @@ func TestWebCheckerErrorIsNotAVote(t *testing.T) {
 func TestWebCheckerParityPrompt(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(llmtest.Web(`{"reason": "Sources confirm it.", "decision": false}`))
-	w, err := NewWebChecker(fakeClient(t, srv, llm.Gemini, "gemini-2.5-flash", llm.Options{}), FactCheckOptions{Prompts: PromptsReportBench})
+	w, err := NewWebChecker(srv.Client(t, llm.Gemini, "gemini-2.5-flash", llm.Options{}), Options{Prompts: judge.PromptsReportBench})
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := w.Check(t.Context(), FactQuery{Claim: "The Transformer architecture was introduced in 2017.", Context: "ignored", Cutoff: time.Now(), Vote: 1})
+	v, err := w.Check(t.Context(), Query{Claim: "The Transformer architecture was introduced in 2017.", Context: "ignored", Cutoff: time.Now(), Vote: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v.Label != claimtrace.FactFalse || v.Checker != "reportbench:web:gemini:gemini-2.5-flash" {
 		t.Errorf("vote = %+v", v)
 	}
-	want := render(t, "reportbench/web_verification", map[string]string{"Statement": "The Transformer architecture was introduced in 2017."})
+	tmpl, err := prompts.Get("reportbench/web_verification")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := tmpl.Render(map[string]string{"Statement": "The Transformer architecture was introduced in 2017."})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if got := srv.Calls()[0].Prompt; got != want {
 		t.Errorf("parity prompt is not A.4.5 (-want +got):\n%s", cmp.Diff(want, got))
 	}
-	if _, err := NewWebChecker(fakeClient(t, srv, llm.Gemini, "x", llm.Options{}), FactCheckOptions{Prompts: "other"}); !errors.Is(err, claimtrace.ErrInvalid) {
+	if _, err := NewWebChecker(srv.Client(t, llm.Gemini, "x", llm.Options{}), Options{Prompts: "other"}); !errors.Is(err, claimtrace.ErrInvalid) {
 		t.Errorf("unknown prompts: %v", err)
 	}
 }
@@ -294,11 +303,11 @@ func TestSearchChecker(t *testing.T) {
 	}}
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(llmtest.Text(`{"verdict": "true", "reason": "Both sources give 330 m.", "sources": [2, 1, 2, 7]}`))
-	sc, err := NewSearchChecker(fakeClient(t, srv, llm.OpenAI, "gpt-4o-mini", llm.Options{}), s, "brave", 2, FactCheckOptions{})
+	sc, err := NewSearchChecker(srv.Client(t, llm.OpenAI, "gpt-4o-mini", llm.Options{}), s, "brave", 2, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := sc.Check(t.Context(), FactQuery{Claim: "The Eiffel Tower is 330 m tall [[4]](https://x.org).", Vote: 1})
+	v, err := sc.Check(t.Context(), Query{Claim: "The Eiffel Tower is 330 m tall [[4]](https://x.org).", Vote: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,11 +329,11 @@ func TestSearchChecker(t *testing.T) {
 
 	// A search failure is an error; no result is an abstention without a call.
 	s.err = errors.New("brave: http 429")
-	if _, err := sc.Check(t.Context(), FactQuery{Claim: "x y z"}); err == nil || !strings.Contains(err.Error(), "search") {
+	if _, err := sc.Check(t.Context(), Query{Claim: "x y z"}); err == nil || !strings.Contains(err.Error(), "search") {
 		t.Errorf("search error: %v", err)
 	}
 	s.err, s.results = nil, nil
-	v, err = sc.Check(t.Context(), FactQuery{Claim: "x y z"})
+	v, err = sc.Check(t.Context(), Query{Claim: "x y z"})
 	if err != nil || v.Label != claimtrace.FactUndecided || len(srv.Calls()) != 1 {
 		t.Errorf("no results: %+v, %v, %d calls", v, err, len(srv.Calls()))
 	}
@@ -338,4 +347,47 @@ func TestSearchQuery(t *testing.T) {
 	if got := SearchQuery("GDP grew 5.2% in 2023 [[1]](https://stats.gov.cn/x)."); got != "GDP grew 5.2% in 2023 ." {
 		t.Errorf("SearchQuery = %q", got)
 	}
+}
+
+func TestParagraph(t *testing.T) {
+	text := "# Report\n\n## Market size\n\nThe market grew fast. It reached $4.2 billion in 2023. Analysts expect more.\n\nA second paragraph."
+	claim := "It reached $4.2 billion in 2023."
+	at := strings.Index(text, claim)
+	tests := []struct {
+		name       string
+		start, end int
+		want       string
+	}{
+		{"paragraph under its heading", at, at + len(claim), "## Market size\n\nThe market grew fast. It reached $4.2 billion in 2023. Analysts expect more."},
+		{"last paragraph", len(text) - 3, len(text), "## Market size\n\nA second paragraph."},
+		{"heading itself", 0, 8, "# Report"},
+		{"offsets clamped", -5, 1 << 20, strings.TrimSpace(text)},
+	}
+	for _, tt := range tests {
+		if got := Paragraph(text, tt.start, tt.end); got != tt.want {
+			t.Errorf("%s: Paragraph = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	long := strings.Repeat("Filler words go here. ", 400) + claim + strings.Repeat(" More filler follows.", 400)
+	k := strings.Index(long, claim)
+	got := Paragraph(long, k, k+len(claim))
+	if !strings.Contains(got, claim) || len(got) > maxParagraph+10 {
+		t.Errorf("long paragraph: %d bytes, holds claim %v", len(got), strings.Contains(got, claim))
+	}
+	if Paragraph("", 0, 0) != "" {
+		t.Errorf("Paragraph of empty text is not empty")
+	}
+}
+
+// FuzzParagraph: any offsets give a context no longer than the text.
+func FuzzParagraph(f *testing.F) {
+	f.Add("Revenue reached 527 billion dollars in 2023. Memory chip sales fell 37 percent. Logistics were slow.", "revenue reached 527 billion", "memory fell 37 percent")
+	f.Add("One. Two. Three.", "two", "")
+	f.Add("", "x", "y")
+	f.Add("日本語の文。もう一つの文。", "文", "一つ")
+	f.Fuzz(func(t *testing.T, src, c1, c2 string) {
+		if p := Paragraph(src, len(c1), len(c1)+len(c2)); len(p) > len(src) {
+			t.Fatalf("paragraph longer than the text")
+		}
+	})
 }

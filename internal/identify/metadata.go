@@ -1,4 +1,8 @@
-package judge
+// Package identify is the last rung of the metadata ladder of source
+// resolution: a language model reads a fetched page that no identifier,
+// meta tag or scholarly API identified and says which scholarly work it
+// presents, and only what the page itself confirms is kept (CheckGuess).
+package identify
 
 import (
 	"context"
@@ -13,18 +17,21 @@ import (
 	"github.com/claimtrace/claimtrace/internal/prompts"
 )
 
-// MetadataPage is what the last rung of the metadata ladder reads: a
-// fetched page that no identifier, meta tag or scholarly API identified.
-type MetadataPage struct {
+// StageMetadata is recorded in the LLM ledger for the calls of this
+// package.
+const StageMetadata = "metadata"
+
+// Page is what the last rung of the metadata ladder reads: a fetched page
+// that no identifier, meta tag or scholarly API identified.
+type Page struct {
 	URL       string
 	PageTitle string
 	Text      string
 }
 
-// MetadataGuess is a model's reading of a page, checked against it: a
-// title or identifier that is not written in the page is dropped, and Note
-// says why.
-type MetadataGuess struct {
+// Guess is a model's reading of a page, checked against it: a title or
+// identifier that is not written in the page is dropped, and Note says why.
+type Guess struct {
 	Scholarly bool
 	Title     string
 	Authors   []string
@@ -42,15 +49,15 @@ const MetadataChars = 6000
 // ("Introduction", "Abstract") occur in any paper.
 const minTitleKey = 12
 
-// LLMMetadata identifies works with a model. It is safe for concurrent use.
-type LLMMetadata struct {
+// LLM identifies works with a model. It is safe for concurrent use.
+type LLM struct {
 	c    *llm.Client
 	name string
 	tmpl *prompts.Prompt
 }
 
-// NewLLMMetadata returns the metadata reader of model c.
-func NewLLMMetadata(c *llm.Client) (*LLMMetadata, error) {
+// NewLLM returns the metadata reader of model c.
+func NewLLM(c *llm.Client) (*LLM, error) {
 	if c == nil {
 		return nil, fmt.Errorf("metadata reader: no model client: %w", claimtrace.ErrInvalid)
 	}
@@ -58,11 +65,11 @@ func NewLLMMetadata(c *llm.Client) (*LLMMetadata, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &LLMMetadata{c: c, name: c.Endpoint().String(), tmpl: tmpl}, nil
+	return &LLM{c: c, name: c.Endpoint().String(), tmpl: tmpl}, nil
 }
 
 // Name identifies the reader (its model).
-func (m *LLMMetadata) Name() string { return m.name }
+func (m *LLM) Name() string { return m.name }
 
 var metadataSchema = &llm.Schema{
 	Name:   "work_metadata",
@@ -92,7 +99,7 @@ type metadataAnswer struct {
 }
 
 // Request returns the request Identify sends for p, for estimates.
-func (m *LLMMetadata) Request(p MetadataPage) (llm.Request, error) {
+func (m *LLM) Request(p Page) (llm.Request, error) {
 	text := headRunes(p.Text, MetadataChars)
 	s, err := m.tmpl.Render(map[string]string{"URL": p.URL, "PageTitle": p.PageTitle, "Text": text})
 	if err != nil {
@@ -104,14 +111,14 @@ func (m *LLMMetadata) Request(p MetadataPage) (llm.Request, error) {
 
 // Identify asks the model which work p presents and keeps only what the
 // page itself confirms (see CheckGuess). Model errors are returned.
-func (m *LLMMetadata) Identify(ctx context.Context, p MetadataPage) (MetadataGuess, error) {
+func (m *LLM) Identify(ctx context.Context, p Page) (Guess, error) {
 	req, err := m.Request(p)
 	if err != nil {
-		return MetadataGuess{}, err
+		return Guess{}, err
 	}
 	var a metadataAnswer
 	if _, err := m.c.GenerateJSON(ctx, req, &a); err != nil {
-		return MetadataGuess{}, fmt.Errorf("metadata %s: %s: %w", m.name, p.URL, err)
+		return Guess{}, fmt.Errorf("metadata %s: %s: %w", m.name, p.URL, err)
 	}
 	return CheckGuess(p.PageTitle+"\n"+headRunes(p.Text, MetadataChars), a.Scholarly, a.Title, a.Authors, a.DOI, a.ArXivID, a.Reason), nil
 }
@@ -121,11 +128,11 @@ func (m *LLMMetadata) Identify(ctx context.Context, p MetadataPage) (MetadataGue
 // spacing aside) and long enough to name one work; a DOI or arXiv id must
 // be written in it; an author is kept when their last name is. A scholarly
 // answer without a confirmed title or identifier is not taken.
-func CheckGuess(text string, scholarly bool, title string, authors []string, doi, arxivID, reason string) MetadataGuess {
+func CheckGuess(text string, scholarly bool, title string, authors []string, doi, arxivID, reason string) Guess {
 	if !scholarly {
-		return MetadataGuess{Note: "not scholarly: " + oneLine(reason)}
+		return Guess{Note: "not scholarly: " + prompts.OneLine(reason)}
 	}
-	var g MetadataGuess
+	var g Guess
 	lower := strings.ToLower(text)
 	if d := strings.ToLower(biblio.DOI(strings.TrimSpace(doi))); d != "" && strings.Contains(lower, d) {
 		g.DOI = d
@@ -138,7 +145,7 @@ func CheckGuess(text string, scholarly bool, title string, authors []string, doi
 		g.Title = strings.Join(strings.Fields(title), " ")
 	}
 	if g.Title == "" && g.DOI == "" && g.ArXivID == "" {
-		return MetadataGuess{Note: fmt.Sprintf("the model's title %q is not in the page", shortText(title, 120))}
+		return Guess{Note: fmt.Sprintf("the model's title %q is not in the page", shortText(title, 120))}
 	}
 	g.Scholarly = true
 	for _, a := range authors {
