@@ -8,7 +8,10 @@
 // dropped connections, truncated and non-JSON bodies).
 //
 // One Server serves all three protocols on their own paths: point OpenAI
-// at OpenAIBaseURL, Gemini and Anthropic at URL.
+// at OpenAIBaseURL, Gemini and Anthropic at URL, or take a real client of
+// it from Server.Client. For tests that only build requests, OfflineClient
+// is a client that never calls, and CheckRequests pins the requests in a
+// golden file.
 package llmtest
 
 import (
