@@ -180,14 +180,7 @@ func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bo
 	if f.concurrency <= 0 {
 		f.concurrency = a.cfg.Concurrency
 	}
-	usesTools := !native && slices.Max(budgets) > 0
-	reader := readerName
-	switch {
-	case native:
-		searchName, reader = agent.SearchNative, ""
-	case !usesTools:
-		searchName, reader = agent.SearchNone, ""
-	}
+	searchName, reader, usesTools := agent.ToolNames(searchName, readerName, budgets)
 
 	dirs := map[string]string{}
 	for _, b := range budgets {
