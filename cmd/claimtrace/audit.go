@@ -124,15 +124,9 @@ func (a *app) audit(ctx context.Context, path string, opts auditOptions) (*prov.
 	// full texts of its sources (one audit path, the answer eval gives);
 	// a graph has only its excerpts.
 	if opts.Detect && !fromReport {
-		found, err := prov.FindContradictions(ctx, g, nil, nil)
-		if err != nil {
+		if err := prov.DetectConflicts(ctx, g); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
-		extra := make([]prov.Conflict, len(found))
-		for i, st := range found {
-			extra[i] = st.Conflict
-		}
-		g.Conflicts = prov.MergeConflicts(g.Conflicts, extra...)
 	}
 	m, err := prov.Compute(g, opts.Tau)
 	if err != nil {

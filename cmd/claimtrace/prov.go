@@ -172,12 +172,8 @@ and stating the disagreement) or hidden.`,
 				return err
 			}
 			if detect {
-				found, err := prov.FindContradictions(cmd.Context(), g, nil, nil)
-				if err != nil {
+				if err := prov.DetectConflicts(cmd.Context(), g); err != nil {
 					return fmt.Errorf("%s: %w", args[0], err)
-				}
-				for _, st := range found {
-					g.Conflicts = prov.MergeConflicts(g.Conflicts, st.Conflict)
 				}
 			}
 			ix, err := prov.NewIndex(g)
