@@ -3,16 +3,12 @@ package main
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -160,9 +156,9 @@ func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bo
 	if err != nil {
 		return err
 	}
-	tasks, err := selectTasks(ds, splitList(f.tasks))
+	tasks, err := ds.Select(splitList(f.tasks))
 	if err != nil {
-		return err
+		return fmt.Errorf("--tasks: %w", err)
 	}
 	tmpl, err := agent.DefaultTemplate()
 	if f.promptTemplate != "" {
@@ -184,14 +180,7 @@ func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bo
 	if f.concurrency <= 0 {
 		f.concurrency = a.cfg.Concurrency
 	}
-	usesTools := !native && slices.Max(budgets) > 0
-	reader := readerName
-	switch {
-	case native:
-		searchName, reader = agent.SearchNative, ""
-	case !usesTools:
-		searchName, reader = agent.SearchNone, ""
-	}
+	searchName, reader, usesTools := agent.ToolNames(searchName, readerName, budgets)
 
 	dirs := map[string]string{}
 	for _, b := range budgets {
@@ -202,7 +191,7 @@ func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bo
 		Model: ep.String(), Provider: string(ep.Provider), Search: searchName, Reader: reader,
 		MaxToolCalls: budgets, Dirs: dirs, SearchResults: results, ReadChars: readChars, MaxTokens: maxTokens,
 		Temperature: epOpts.Temperature, Template: tmpl.Info(), Prompts: prompts.Manifest(), Dataset: ds.TaskPath,
-		Versions: agentVersions(), Updated: now, Runs: []agent.ManifestRun{{Started: now, Tasks: len(tasks), Version: agent.Version}},
+		Versions: agent.Versions(), Updated: now, Runs: []agent.ManifestRun{{Started: now, Tasks: len(tasks), Version: agent.Version}},
 	}
 	if usesTools {
 		m.ToolsSHA256 = agent.ToolsSHA256(agent.Tools())
@@ -212,7 +201,7 @@ func (a *app) runAgents(ctx context.Context, f runFlags, changed func(string) bo
 	if err != nil {
 		return err
 	}
-	runID := agentRunID(f.out, m)
+	runID := agent.RunID(f.out, m)
 	client, err := a.openLLM(ctx, f.model, rc.llmRun(runID, st.LLMCache(), st))
 	if err != nil {
 		return err
@@ -326,28 +315,6 @@ func parseBudgets(s string) ([]int, error) {
 	return slices.Compact(out), nil
 }
 
-// selectTasks returns the dataset's tasks, or those named (in dataset
-// order); an unknown id is an error naming it.
-func selectTasks(ds *dataset.Dataset, ids []string) ([]claimtrace.Task, error) {
-	if len(ids) == 0 {
-		return ds.Tasks, nil
-	}
-	want := map[string]bool{}
-	for _, id := range ids {
-		if _, ok := ds.Task(id); !ok {
-			return nil, fmt.Errorf("--tasks: no task %s in %s: %w", id, ds.TaskPath, claimtrace.ErrNotFound)
-		}
-		want[id] = true
-	}
-	var out []claimtrace.Task
-	for _, t := range ds.Tasks {
-		if want[t.ArXivID] {
-			out = append(out, t)
-		}
-	}
-	return out, nil
-}
-
 // searchKeyEnv and baseURLEnvOf name the environment variables of each
 // search API and reader.
 var searchKeyEnv = map[string]string{
@@ -393,21 +360,6 @@ func (a *app) readerOptions(name string) search.Options {
 	return o
 }
 
-// agentRunID names the run in the store: the reports directory and the
-// settings that determine its reports.
-func agentRunID(out string, m agent.Manifest) string {
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		abs = out
-	}
-	h := sha256.New()
-	for _, s := range []string{agent.Version, abs, m.Model, m.Search, m.Reader, fmt.Sprint(m.MaxToolCalls, m.SearchResults, m.ReadChars, m.MaxTokens), m.Template.SHA256, m.Template.BuiltinSHA256} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
-	}
-	return "agent-" + hex.EncodeToString(h.Sum(nil))[:12]
-}
-
 // recordUnit stores a task's outcome as a unit of the run, so `claimtrace
 // runs` counts them.
 func recordUnit(ctx context.Context, st *store.Store, run, dir string, ev agent.Event) error {
@@ -420,28 +372,6 @@ func recordUnit(ctx context.Context, st *store.Store, run, dir string, ev agent.
 	}
 	data, _ := json.Marshal(map[string]any{"status": ev.Outcome, "tool_calls": ev.Record.ToolCalls, "usage": ev.Record.Usage})
 	return st.PutUnit(ctx, store.Unit{Run: run, Kind: "agent_task", Key: filepath.ToSlash(filepath.Join(dir, ev.Task)), Status: status, Data: data, Err: ev.Err})
-}
-
-// agentVersions lists the versions a run manifest records.
-func agentVersions() map[string]string {
-	v := map[string]string{"agent": agent.Version, "go": runtime.Version()}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return v
-	}
-	v["claimtrace"] = bi.Main.Version
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
-			v[s.Key] = s.Value
-		}
-	}
-	for _, d := range bi.Deps {
-		switch d.Path {
-		case "github.com/openai/openai-go/v3", "google.golang.org/genai", "github.com/anthropics/anthropic-sdk-go":
-			v[d.Path] = d.Version
-		}
-	}
-	return v
 }
 
 // printRun prints what a run did, per budget.

@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -22,7 +18,6 @@ import (
 	"github.com/claimtrace/claimtrace/internal/atomicfile"
 	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/eval"
-	"github.com/claimtrace/claimtrace/internal/prompts"
 	"github.com/claimtrace/claimtrace/internal/scholar"
 	"github.com/claimtrace/claimtrace/internal/score"
 	"github.com/claimtrace/claimtrace/internal/store"
@@ -122,17 +117,7 @@ func (a *app) runImportance(ctx context.Context, f importanceFlags, dirs []strin
 	if err != nil {
 		return err
 	}
-	var tasks []string
-	for _, r := range runs {
-		for _, t := range r.Tasks() {
-			if _, ok := ds.Task(t); ok {
-				tasks = append(tasks, t)
-			}
-		}
-	}
-	sort.Strings(tasks)
-	tasks = slices.Compact(tasks)
-	surveys, err := analysis.Surveys(ds, tasks)
+	surveys, err := analysis.Surveys(ds, analysis.ScoredTasks(ds, runs))
 	if err != nil {
 		return err
 	}
@@ -276,18 +261,6 @@ nothing. --dry-run prints the calls, tokens and cost a run would take.`,
 	return cmd
 }
 
-// qualityRunID names a rubric run: the model, the prompt version and the
-// report budget, so its calls and units are found again on a rerun.
-func qualityRunID(model string, maxChars int) string {
-	p, _ := prompts.Get("analysis/quality")
-	hash := ""
-	if p != nil {
-		hash = p.Hash
-	}
-	h := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%d", model, hash, maxChars)))
-	return "quality-" + hex.EncodeToString(h[:])[:16]
-}
-
 // qualityOutput is what --out and --json write.
 type qualityOutput struct {
 	Run     string                 `json:"run"`
@@ -312,13 +285,8 @@ func (a *app) runQuality(ctx context.Context, f qualityFlags) error {
 		return err
 	}
 	dirs := splitList(f.reports)
-	names := map[string]string{}
-	for _, d := range dirs {
-		n := filepath.Base(filepath.Clean(d))
-		if other, dup := names[n]; dup {
-			return fmt.Errorf("--reports %s and %s: both would be system %q; rename one: %w", other, d, n, claimtrace.ErrInvalid)
-		}
-		names[n] = d
+	if err := analysis.CheckSystems(dirs); err != nil {
+		return fmt.Errorf("--reports %w", err)
 	}
 	ep, _, err := a.cfg.endpoint(f.model)
 	if err != nil {
@@ -340,7 +308,7 @@ func (a *app) runQuality(ctx context.Context, f qualityFlags) error {
 		}
 		return a.dryQuality(ctx, j, st, ds, dirs, f.asJSON)
 	}
-	runID := qualityRunID(ep.String(), f.maxChars)
+	runID := analysis.QualityRunID(ep.String(), f.maxChars)
 	params, _ := json.Marshal(map[string]any{"model": ep.String(), "max_report_chars": f.maxChars, "reports": dirs})
 	if err := st.EnsureRun(ctx, runID, "quality", string(params)); err != nil {
 		return err
@@ -353,12 +321,9 @@ func (a *app) runQuality(ctx context.Context, f qualityFlags) error {
 	if err != nil {
 		return err
 	}
-	out := qualityOutput{Run: runID, Model: j.Model(), Systems: []*analysis.QualityRun{}}
-	if p, err := prompts.Get("analysis/quality"); err == nil {
-		out.Prompt = p.Hash
-	}
+	out := qualityOutput{Run: runID, Model: j.Model(), Prompt: analysis.QualityPromptHash(), Systems: []*analysis.QualityRun{}}
 	for _, dir := range dirs {
-		system := filepath.Base(filepath.Clean(dir))
+		system := analysis.SystemName(dir)
 		files, _, err := analysis.ReportFiles(ds, dir)
 		if err != nil {
 			return err

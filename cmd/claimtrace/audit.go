@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -126,15 +124,9 @@ func (a *app) audit(ctx context.Context, path string, opts auditOptions) (*prov.
 	// full texts of its sources (one audit path, the answer eval gives);
 	// a graph has only its excerpts.
 	if opts.Detect && !fromReport {
-		found, err := prov.FindContradictions(ctx, g, nil, nil)
-		if err != nil {
+		if err := prov.DetectConflicts(ctx, g); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
-		extra := make([]prov.Conflict, len(found))
-		for i, st := range found {
-			extra[i] = st.Conflict
-		}
-		g.Conflicts = prov.MergeConflicts(g.Conflicts, extra...)
 	}
 	m, err := prov.Compute(g, opts.Tau)
 	if err != nil {
@@ -150,14 +142,11 @@ func (a *app) auditInput(ctx context.Context, path string, opts auditOptions) (g
 	if err != nil {
 		return nil, false, err
 	}
-	switch sniffAuditInput(path, data) {
-	case inputNative:
-		g, err = decodeGraph(path, data, prov.Unmarshal)
+	switch f := prov.Sniff(path, data); f {
+	case prov.FormatNative, prov.FormatPROVJSON:
+		g, err = provjson.ReadGraph(path, data, f)
 		return g, false, err
-	case inputPROV:
-		g, err = decodeGraph(path, data, provjson.Unmarshal)
-		return g, false, err
-	case inputJSONLD:
+	case prov.FormatPROVJSONLD:
 		return nil, false, fmt.Errorf("%s: PROV-JSONLD is written, not read; give the native graph or PROV-JSON: %w", path, claimtrace.ErrInvalid)
 	}
 	g, err = a.graphFromReport(ctx, path, opts)
@@ -170,67 +159,10 @@ func (a *app) readProvGraph(path string) (*prov.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch sniffAuditInput(path, data) {
-	case inputNative:
-		return decodeGraph(path, data, prov.Unmarshal)
-	case inputPROV:
-		return decodeGraph(path, data, provjson.Unmarshal)
+	if f := prov.Sniff(path, data); f == prov.FormatNative || f == prov.FormatPROVJSON {
+		return provjson.ReadGraph(path, data, f)
 	}
 	return nil, fmt.Errorf("%s: not a provenance graph (want claimtrace's graph JSON or PROV-JSON; run 'claimtrace audit --out DIR' on a report first): %w", path, claimtrace.ErrInvalid)
-}
-
-func decodeGraph(path string, data []byte, dec func([]byte) (*prov.Graph, error)) (*prov.Graph, error) {
-	g, err := dec(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if g.ID == "" {
-		g.ID = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	}
-	return g, nil
-}
-
-type inputKind int
-
-const (
-	inputReport inputKind = iota
-	inputNative
-	inputPROV
-	inputJSONLD
-)
-
-// provKeys are top-level keys only a PROV-JSON document has.
-var provKeys = []string{"prefix", "entity", "activity", "agent", "wasGeneratedBy", "used", "wasDerivedFrom",
-	"wasInfluencedBy", "wasAttributedTo", "wasAssociatedWith", "hadMember", "bundle", "wasInformedBy"}
-
-// sniffAuditInput tells graph files from reports by their content.
-func sniffAuditInput(path string, data []byte) inputKind {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".md", ".markdown", ".txt":
-		return inputReport
-	}
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return inputReport
-	}
-	var top map[string]json.RawMessage
-	if json.Unmarshal(trimmed, &top) != nil {
-		return inputReport
-	}
-	if _, ok := top["@graph"]; ok {
-		return inputJSONLD
-	}
-	// PROV-JSON never has "claims"; the native format always does (and has
-	// "agent" too, which PROV-JSON also uses).
-	if _, ok := top["claims"]; ok {
-		return inputNative
-	}
-	for _, k := range provKeys {
-		if _, ok := top[k]; ok {
-			return inputPROV
-		}
-	}
-	return inputReport
 }
 
 // writeAudit writes DIR/graph.json, DIR/prov.json and DIR/metrics.json.
@@ -293,7 +225,7 @@ func printAudit(w io.Writer, g *prov.Graph, m *prov.Metrics) {
 				fmt.Fprintf(w, "  … and %d more ('claimtrace prov orphans' lists them all)\n", len(orphans)-i)
 				break
 			}
-			fmt.Fprintf(w, "  %s: %s\n", c.ID, gapText(c))
+			fmt.Fprintf(w, "  %s: %s\n", c.ID, c.GapText())
 		}
 	}
 	var hidden []prov.ConflictStatus
@@ -308,13 +240,6 @@ func printAudit(w io.Writer, g *prov.Graph, m *prov.Metrics) {
 			fmt.Fprintf(w, "  %s ↔ %s about %q\n", st.A, st.B, st.Entity)
 		}
 	}
-}
-
-func gapText(c prov.ClaimMetrics) string {
-	if c.GapNode != "" {
-		return c.Gap.String() + " " + c.GapNode
-	}
-	return c.Gap.String()
 }
 
 // exportReportHTML writes the static audit page of an audited report.

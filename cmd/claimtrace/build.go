@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -256,87 +255,10 @@ DIR/build/select.jsonl and its manifest instead.`,
 			"  zcat snapshot.json.gz | claimtrace build select --snapshot - --category cs",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
 			if cmd.Flags().Changed("dir") {
-				if out != "" {
-					return errors.New("select: give --out or --dir, not both")
-				}
-				if snapshot == "-" {
-					return errors.New("select: the pipeline stage needs a snapshot file, not stdin")
-				}
-				b, err := a.builder(cmd.Context(), f)
-				if err != nil {
-					return err
-				}
-				return a.runStage(b, func() (*construct.Report, error) {
-					return b.Select(ctx, construct.SelectOptions{Snapshot: snapshot, Filter: f.spec,
-						Scan: arxivsnap.Options{SkipMalformed: f.skipMalformed, Workers: f.workers}})
-				})
+				return a.runSelectStage(cmd.Context(), f, snapshot, out)
 			}
-			filter, err := f.spec.Compile()
-			if err != nil {
-				return err
-			}
-			src, name, size := a.stdin, "stdin", int64(0)
-			if snapshot != "-" {
-				file, err := construct.OpenInput(ctx, snapshot)
-				if err != nil {
-					return fmt.Errorf("open snapshot: %w", err)
-				}
-				defer file.Close()
-				// A named pipe whose writer is silent: closing ends the read.
-				defer context.AfterFunc(ctx, func() { file.Close() })()
-				if fi, err := file.Stat(); err == nil && fi.Mode().IsRegular() {
-					size = fi.Size()
-				}
-				src, name = file, snapshot
-			}
-			// The bar counts the bytes read before decompression: a .gz
-			// file advances against its size on disk, stdin has no total.
-			bar := a.stageBar(construct.StageSelect, size)
-			if bar != nil {
-				src = construct.NewProgressReader(src, size, func(done, _ int64) { bar.Set64(done) })
-			}
-			in, err := arxivsnap.NewReader(src, name)
-			if err != nil {
-				return cmp.Or(ctx.Err(), err)
-			}
-			var w io.Writer = a.stdout
-			var outFile *os.File
-			if out != "" {
-				if outFile, err = os.Create(out); err != nil {
-					return fmt.Errorf("select: %w", err)
-				}
-				defer outFile.Close()
-				w = outFile
-			}
-			bw := bufio.NewWriterSize(w, 1<<20)
-			start := time.Now()
-			st, err := arxivsnap.Select(ctx, in, bw, filter, arxivsnap.Options{Name: name, SkipMalformed: f.skipMalformed, Workers: f.workers})
-			if bar != nil {
-				bar.Finish()
-			}
-			if err == nil {
-				err = bw.Flush()
-			}
-			if outFile != nil {
-				if cerr := outFile.Close(); err == nil {
-					err = cerr
-				}
-			}
-			if err != nil {
-				return cmp.Or(ctx.Err(), err)
-			}
-			elapsed := time.Since(start)
-			if out != "" {
-				if err := writeSelectManifest(out, snapshot, f.spec, st, start, elapsed); err != nil {
-					return err
-				}
-			}
-			fmt.Fprintf(a.stderr, "select: %d records, kept %d, dropped %v, malformed %d; %.1f MB in %s (%.0f MB/s)\n",
-				st.Records, st.Kept, st.Dropped, st.Malformed, float64(st.Bytes)/1e6, elapsed.Round(time.Millisecond),
-				float64(st.Bytes)/1e6/max(elapsed.Seconds(), 1e-9))
-			return nil
+			return a.runSelect(cmd.Context(), f, snapshot, out)
 		},
 	}
 	cmd.Flags().StringVar(&snapshot, "snapshot", "", "snapshot file (.json or .gz), or - for stdin")
@@ -346,25 +268,92 @@ DIR/build/select.jsonl and its manifest instead.`,
 	return cmd
 }
 
-// writeSelectManifest records a standalone select run beside its output.
-func writeSelectManifest(out, snapshot string, spec arxivsnap.FilterSpec, st arxivsnap.Stats, start time.Time, elapsed time.Duration) error {
-	m := struct {
-		Stage    string               `json:"stage"`
-		Input    string               `json:"input"`
-		Output   string               `json:"output"`
-		Filter   arxivsnap.FilterSpec `json:"filter"`
-		Stats    arxivsnap.Stats      `json:"stats"`
-		Started  time.Time            `json:"started"`
-		Seconds  float64              `json:"seconds"`
-		Complete bool                 `json:"complete"`
-	}{"select", snapshot, out, spec, st, start.UTC(), elapsed.Seconds(), true}
-	data, err := json.MarshalIndent(m, "", "  ")
+// runSelectStage runs select as the first stage of the build folder
+// --dir: DIR/build/select.jsonl and its manifest.
+func (a *app) runSelectStage(ctx context.Context, f *buildFlags, snapshot, out string) error {
+	if out != "" {
+		return errors.New("select: give --out or --dir, not both")
+	}
+	if snapshot == "-" {
+		return errors.New("select: the pipeline stage needs a snapshot file, not stdin")
+	}
+	b, err := a.builder(ctx, f)
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(out+".manifest.json", append(data, '\n'), 0o644); err != nil {
-		return fmt.Errorf("select manifest: %w", err)
+	return a.runStage(b, func() (*construct.Report, error) {
+		return b.Select(ctx, construct.SelectOptions{Snapshot: snapshot, Filter: f.spec,
+			Scan: arxivsnap.Options{SkipMalformed: f.skipMalformed, Workers: f.workers}})
+	})
+}
+
+// runSelect streams the snapshot (a file, or stdin for "-") through the
+// filters into out (stdout when empty, and then no manifest) and prints
+// the counts to stderr.
+func (a *app) runSelect(ctx context.Context, f *buildFlags, snapshot, out string) error {
+	filter, err := f.spec.Compile()
+	if err != nil {
+		return err
 	}
+	src, name, size := a.stdin, "stdin", int64(0)
+	if snapshot != "-" {
+		file, err := construct.OpenInput(ctx, snapshot)
+		if err != nil {
+			return fmt.Errorf("open snapshot: %w", err)
+		}
+		defer file.Close()
+		// A named pipe whose writer is silent: closing ends the read.
+		defer context.AfterFunc(ctx, func() { file.Close() })()
+		if fi, err := file.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+		src, name = file, snapshot
+	}
+	// The bar counts the bytes read before decompression: a .gz
+	// file advances against its size on disk, stdin has no total.
+	bar := a.stageBar(construct.StageSelect, size)
+	if bar != nil {
+		src = construct.NewProgressReader(src, size, func(done, _ int64) { bar.Set64(done) })
+	}
+	in, err := arxivsnap.NewReader(src, name)
+	if err != nil {
+		return cmp.Or(ctx.Err(), err)
+	}
+	var w io.Writer = a.stdout
+	var outFile *os.File
+	if out != "" {
+		if outFile, err = os.Create(out); err != nil {
+			return fmt.Errorf("select: %w", err)
+		}
+		defer outFile.Close()
+		w = outFile
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	start := time.Now()
+	st, err := arxivsnap.Select(ctx, in, bw, filter, arxivsnap.Options{Name: name, SkipMalformed: f.skipMalformed, Workers: f.workers})
+	if bar != nil {
+		bar.Finish()
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if outFile != nil {
+		if cerr := outFile.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return cmp.Or(ctx.Err(), err)
+	}
+	elapsed := time.Since(start)
+	if out != "" {
+		if err := construct.WriteSelectManifest(out, snapshot, f.spec, st, start, elapsed); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(a.stderr, "select: %d records, kept %d, dropped %v, malformed %d; %.1f MB in %s (%.0f MB/s)\n",
+		st.Records, st.Kept, st.Dropped, st.Malformed, float64(st.Bytes)/1e6, elapsed.Round(time.Millisecond),
+		float64(st.Bytes)/1e6/max(elapsed.Seconds(), 1e-9))
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -33,31 +34,11 @@ nothing to surface.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fs := cmd.Flags()
-			var checks []gateCheck
-			for _, c := range []struct {
-				flag string
-				min  float64
-			}{{"min-pcov", minPCov}, {"min-psnd", minPSnd}, {"min-ctran", minCTran}} {
-				if c.flag != "min-ctran" && !fs.Changed(c.flag) {
-					return &exitError{2, fmt.Errorf("--%s is required", c.flag)}
-				}
-				if !fs.Changed(c.flag) {
-					continue
-				}
-				if math.IsNaN(c.min) || c.min < 0 || c.min > 1 {
-					return &exitError{2, fmt.Errorf("--%s %v: want a value in [0, 1]", c.flag, c.min)}
-				}
-				checks = append(checks, gateCheck{name: c.flag, min: c.min})
-			}
-			g, m, err := a.audit(cmd.Context(), args[0], opts)
+			gate, err := gateFlags(cmd.Flags().Changed, minPCov, minPSnd, minCTran)
 			if err != nil {
-				return &exitError{2, err}
+				return err
 			}
-			if !printGate(a.stdout, g, m, checks) {
-				return &exitError{1, errReported}
-			}
-			return nil
+			return a.runGate(cmd.Context(), args[0], opts, gate)
 		},
 	}
 	opts.add(cmd.Flags())
@@ -67,49 +48,48 @@ nothing to surface.`,
 	return cmd
 }
 
-type gateCheck struct {
-	name string
-	min  float64
-}
-
-// printGate prints one line per threshold and says whether all pass.
-func printGate(w io.Writer, g *prov.Graph, m *prov.Metrics, checks []gateCheck) bool {
-	pass := true
-	var lines []string
-	for _, c := range checks {
-		var r prov.Ratio
-		var label, why string
-		switch c.name {
-		case "min-pcov":
-			r, label = m.PCov, "PCov"
-			why = orphanWhy(m)
-			if !r.Defined() {
-				why = "the report has no claims"
-			}
-		case "min-psnd":
-			r, label = m.PSnd, "PSnd"
-			why = fmt.Sprintf("%d of %d citation pairs have ν ≤ %.2f or no strength", r.Den-r.Num, r.Den, m.Tau)
-			if !r.Defined() {
-				why = "no claim cites a source"
-			}
-		case "min-ctran":
-			r, label = m.CTran, "CTran"
-			why = hiddenWhy(m)
+// gateFlags checks the thresholds given: --min-pcov and --min-psnd are
+// required, --min-ctran is checked only when given, each in [0, 1].
+func gateFlags(changed func(string) bool, minPCov, minPSnd, minCTran float64) (prov.Gate, error) {
+	for _, c := range []struct {
+		flag string
+		min  float64
+	}{{"min-pcov", minPCov}, {"min-psnd", minPSnd}, {"min-ctran", minCTran}} {
+		if c.flag != "min-ctran" && !changed(c.flag) {
+			return prov.Gate{}, &exitError{2, fmt.Errorf("--%s is required", c.flag)}
 		}
-		v, defined := r.Value()
-		switch {
-		case !defined && c.name == "min-ctran":
-			lines = append(lines, fmt.Sprintf("  ok    %-5s n/a (no conflict between sources found)", label))
-		case !defined:
-			pass = false
-			lines = append(lines, fmt.Sprintf("  FAIL  %-5s n/a, need ≥ %.2f: %s", label, c.min, why))
-		case v < c.min:
-			pass = false
-			lines = append(lines, fmt.Sprintf("  FAIL  %-5s %.3f < %.2f: %s", label, v, c.min, why))
-		default:
-			lines = append(lines, fmt.Sprintf("  ok    %-5s %.3f ≥ %.2f", label, v, c.min))
+		if !changed(c.flag) {
+			continue
+		}
+		if math.IsNaN(c.min) || c.min < 0 || c.min > 1 {
+			return prov.Gate{}, &exitError{2, fmt.Errorf("--%s %v: want a value in [0, 1]", c.flag, c.min)}
 		}
 	}
+	g := prov.Gate{MinPCov: minPCov, MinPSnd: minPSnd}
+	if changed("min-ctran") {
+		g.MinCTran = &minCTran
+	}
+	return g, nil
+}
+
+// runGate audits the report or graph at path and checks its metrics
+// against gate: exit status 1 when a threshold is not met, 2 when the
+// input cannot be audited.
+func (a *app) runGate(ctx context.Context, path string, opts auditOptions, gate prov.Gate) error {
+	g, m, err := a.audit(ctx, path, opts)
+	if err != nil {
+		return &exitError{2, err}
+	}
+	pass, checks := gate.Check(m)
+	printGate(a.stdout, g, pass, checks)
+	if !pass {
+		return &exitError{1, errReported}
+	}
+	return nil
+}
+
+// printGate prints the verdict and one line per threshold.
+func printGate(w io.Writer, g *prov.Graph, pass bool, checks []prov.GateCheck) {
 	verdict := "PASS"
 	if !pass {
 		verdict = "FAIL"
@@ -119,47 +99,16 @@ func printGate(w io.Writer, g *prov.Graph, m *prov.Metrics, checks []gateCheck) 
 		name = "graph"
 	}
 	fmt.Fprintf(w, "gate %s: %s\n", verdict, name)
-	for _, l := range lines {
-		fmt.Fprintln(w, l)
-	}
-	return pass
-}
-
-func orphanWhy(m *prov.Metrics) string {
-	orphans := m.Orphans()
-	s := fmt.Sprintf("%d of %d claims lack complete provenance", len(orphans), m.Claims)
-	for i, c := range orphans {
-		if i == 3 {
-			s += ", …"
-			break
-		}
-		sep := ": "
-		if i > 0 {
-			sep = ", "
-		}
-		s += sep + c.ID + " (" + gapText(c) + ")"
-	}
-	return s
-}
-
-func hiddenWhy(m *prov.Metrics) string {
-	var hidden []string
-	for _, st := range m.Conflicts {
-		if !st.Surfaced {
-			hidden = append(hidden, fmt.Sprintf("%s ↔ %s about %q", st.A, st.B, st.Entity))
+	for _, c := range checks {
+		switch {
+		case !c.Defined && c.Pass:
+			fmt.Fprintf(w, "  ok    %-5s n/a (no conflict between sources found)\n", c.Metric)
+		case !c.Defined:
+			fmt.Fprintf(w, "  FAIL  %-5s n/a, need ≥ %.2f: %s\n", c.Metric, c.Min, c.Reason)
+		case !c.Pass:
+			fmt.Fprintf(w, "  FAIL  %-5s %.3f < %.2f: %s\n", c.Metric, c.Value, c.Min, c.Reason)
+		default:
+			fmt.Fprintf(w, "  ok    %-5s %.3f ≥ %.2f\n", c.Metric, c.Value, c.Min)
 		}
 	}
-	s := fmt.Sprintf("%d of %d conflicts between sources are hidden", len(hidden), len(m.Conflicts))
-	for i, h := range hidden {
-		if i == 3 {
-			s += ", …"
-			break
-		}
-		sep := ": "
-		if i > 0 {
-			sep = ", "
-		}
-		s += sep + h
-	}
-	return s
 }

@@ -50,18 +50,7 @@ better used whole: --whole FILE reads a file whatever --split says.`,
 }
 
 func (a *app) judgeEvalCmd() *cobra.Command {
-	var (
-		files       []string
-		whole       []string
-		spec        string
-		promptsMode string
-		calPath     string
-		split       string
-		asJSON      bool
-		verdicts    string
-		storeDSN    string
-		concurrency int
-	)
+	var f judgeEvalFlags
 	cmd := &cobra.Command{
 		Use:   "eval --labels FILE [--whole FILE] [--judge offline|MODEL] [--prompts claimtrace|reportbench] [--json]",
 		Short: "Score a judge against labelled pairs",
@@ -98,79 +87,93 @@ for LLM judges.`,
   claimtrace judge eval --labels labels/wice/dev.jsonl --judge openai:gpt-4o --prompts reportbench`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			pairs, sp, err := readLabelFiles(files, whole, split)
-			if err != nil {
-				return err
-			}
-			if err := checkJudgeFlags(spec, calPath, promptsMode); err != nil {
-				return err
-			}
-			var run llmRun
-			if spec != "offline" {
-				st, err := a.openStore(ctx, storeDSN)
-				if err != nil {
-					return err
-				}
-				rc, err := a.runConfig(nil, false)
-				if err != nil {
-					return err
-				}
-				run = rc.llmRun("judge-eval", st.LLMCache(), st)
-			}
-			j, partialIsSupported, client, err := a.openJudge(ctx, spec, calPath, promptsMode, run)
-			if err != nil {
-				return err
-			}
-			opt := judge.EvalOptions{PartialIsSupported: partialIsSupported, Concurrency: concurrency}
-			if opt.Concurrency <= 0 && client != nil {
-				opt.Concurrency = cmp.Or(a.cfg.LLM.Concurrency, 8)
-			}
-			ev, outcomes, err := judge.Evaluate(ctx, j, pairs, opt)
-			if err != nil {
-				return err
-			}
-			out := judgeEvalOutput{Evaluation: ev}
-			if client != nil {
-				t := client.Totals()
-				out.LLM = &t
-			}
-			if verdicts != "" {
-				if err := writeOutcomes(verdicts, outcomes); err != nil {
-					return err
-				}
-			}
-			if asJSON {
-				enc := json.NewEncoder(a.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(out)
-			}
-			name := spec
-			if promptsMode == judge.PromptsReportBench && spec != "offline" {
-				name += " (reportbench prompts)"
-			}
-			if err := printEvaluation(a.stdout, ev, name, sp); err != nil {
-				return err
-			}
-			if out.LLM != nil {
-				printTotals(a.stdout, *out.LLM)
-			}
-			return nil
+			return a.runJudgeEval(cmd.Context(), f)
 		},
 	}
-	f := cmd.Flags()
-	f.StringArrayVar(&files, "labels", nil, "label file (JSONL, AttributionBench, WiCE or SciFact layout); repeatable")
-	f.StringArrayVar(&whole, "whole", nil, "label file read whole, whatever --split says (a set's own dev split); repeatable")
-	f.StringVar(&spec, "judge", "offline", "judge to score: offline, or a model (provider:model or a configured name)")
-	f.StringVar(&promptsMode, "prompts", judge.PromptsClaimtrace, "LLM judge prompts: claimtrace (batched, verified quotes) or reportbench (the paper's A.4, one pair per call)")
-	f.StringVar(&calPath, "calibration", "", "offline judge calibration file (default: the fitted one built in)")
-	f.StringVar(&split, "split", "all", "which half of each dataset: calib, test or all")
-	f.BoolVar(&asJSON, "json", false, "print JSON")
-	f.StringVar(&verdicts, "verdicts", "", "also write every pair's verdict to this JSONL file")
-	f.StringVar(&storeDSN, "store", "", "store for the LLM response cache and call ledger (default: <data dir>/claimtrace.db)")
-	f.IntVar(&concurrency, "concurrency", 0, "evidence texts judged at once (default: GOMAXPROCS offline, llm.concurrency or 8 for models)")
+	fs := cmd.Flags()
+	fs.StringArrayVar(&f.files, "labels", nil, "label file (JSONL, AttributionBench, WiCE or SciFact layout); repeatable")
+	fs.StringArrayVar(&f.whole, "whole", nil, "label file read whole, whatever --split says (a set's own dev split); repeatable")
+	fs.StringVar(&f.spec, "judge", "offline", "judge to score: offline, or a model (provider:model or a configured name)")
+	fs.StringVar(&f.promptsMode, "prompts", judge.PromptsClaimtrace, "LLM judge prompts: claimtrace (batched, verified quotes) or reportbench (the paper's A.4, one pair per call)")
+	fs.StringVar(&f.calPath, "calibration", "", "offline judge calibration file (default: the fitted one built in)")
+	fs.StringVar(&f.split, "split", "all", "which half of each dataset: calib, test or all")
+	fs.BoolVar(&f.asJSON, "json", false, "print JSON")
+	fs.StringVar(&f.verdicts, "verdicts", "", "also write every pair's verdict to this JSONL file")
+	fs.StringVar(&f.storeDSN, "store", "", "store for the LLM response cache and call ledger (default: <data dir>/claimtrace.db)")
+	fs.IntVar(&f.concurrency, "concurrency", 0, "evidence texts judged at once (default: GOMAXPROCS offline, llm.concurrency or 8 for models)")
 	cmd.MarkFlagsOneRequired("labels", "whole")
 	return cmd
+}
+
+// judgeEvalFlags are the settings of judge eval.
+type judgeEvalFlags struct {
+	files, whole                                []string
+	spec, promptsMode, calPath, split, verdicts string
+	storeDSN                                    string
+	asJSON                                      bool
+	concurrency                                 int
+}
+
+// runJudgeEval scores the judge f.spec against the labelled pairs and
+// prints the evaluation (with the model calls' totals for an LLM judge).
+func (a *app) runJudgeEval(ctx context.Context, f judgeEvalFlags) error {
+	pairs, sp, err := readLabelFiles(f.files, f.whole, f.split)
+	if err != nil {
+		return err
+	}
+	if err := checkJudgeFlags(f.spec, f.calPath, f.promptsMode); err != nil {
+		return err
+	}
+	var run llmRun
+	if f.spec != "offline" {
+		st, err := a.openStore(ctx, f.storeDSN)
+		if err != nil {
+			return err
+		}
+		rc, err := a.runConfig(nil, false)
+		if err != nil {
+			return err
+		}
+		run = rc.llmRun("judge-eval", st.LLMCache(), st)
+	}
+	j, partialIsSupported, client, err := a.openJudge(ctx, f.spec, f.calPath, f.promptsMode, run)
+	if err != nil {
+		return err
+	}
+	opt := judge.EvalOptions{PartialIsSupported: partialIsSupported, Concurrency: f.concurrency}
+	if opt.Concurrency <= 0 && client != nil {
+		opt.Concurrency = cmp.Or(a.cfg.LLM.Concurrency, 8)
+	}
+	ev, outcomes, err := judge.Evaluate(ctx, j, pairs, opt)
+	if err != nil {
+		return err
+	}
+	out := judgeEvalOutput{Evaluation: ev}
+	if client != nil {
+		t := client.Totals()
+		out.LLM = &t
+	}
+	if f.verdicts != "" {
+		if err := writeOutcomes(f.verdicts, outcomes); err != nil {
+			return err
+		}
+	}
+	if f.asJSON {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	name := f.spec
+	if f.promptsMode == judge.PromptsReportBench && f.spec != "offline" {
+		name += " (reportbench prompts)"
+	}
+	if err := printEvaluation(a.stdout, ev, name, sp); err != nil {
+		return err
+	}
+	if out.LLM != nil {
+		printTotals(a.stdout, *out.LLM)
+	}
+	return nil
 }
 
 // judgeEvalOutput is the `judge eval --json` document: the evaluation's
@@ -186,15 +189,7 @@ func printTotals(w io.Writer, t llm.Totals) {
 }
 
 func (a *app) judgeCalibrateCmd() *cobra.Command {
-	var (
-		files        []string
-		whole        []string
-		contra       []string
-		minPrecision float64
-		out          string
-		split        string
-		metric       string
-	)
+	var cf calibrateFlags
 	cmd := &cobra.Command{
 		Use:   "calibrate --labels FILE [--out FILE]",
 		Short: "Fit the offline judge's weights and thresholds",
@@ -215,57 +210,70 @@ the weights and support thresholds, e.g. a set from another domain.`,
     --labels labels/attributionbench/dev.jsonl --labels labels/wice/dev.jsonl --split calib --out cal.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pairs, sp, err := readLabelFiles(files, append(slices.Clone(whole), contra...), split)
-			if err != nil {
-				return err
-			}
-			var only []string
-			for _, f := range contra {
-				ps, err := labels.ReadFile(f)
-				if err != nil {
-					return err
-				}
-				for _, p := range ps {
-					if !slices.Contains(only, p.Dataset) {
-						only = append(only, p.Dataset)
-					}
-				}
-			}
-			cal, err := judge.Calibrate(cmd.Context(), pairs, judge.CalibrateOptions{Metric: metric, ContradictionOnly: only, MinContradictedPrecision: minPrecision})
-			if err != nil {
-				return err
-			}
-			cal.Fit.Split = string(sp)
-			cal.Fit.Labels = files
-			cal.Fit.Whole = whole
-			cal.Fit.ContradictionLabels = contra
-			cal.Fit.Command = calibrateCommand(files, whole, contra, sp, cal.Fit.Metric)
-			data, err := cal.Marshal()
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(a.stderr, "calibrated on %d pairs (%s split): %s %.4f over %d grid points\n",
-				len(pairs), sp, cal.Fit.Metric, cal.Fit.Objective, cal.Fit.Grid)
-			if out == "" {
-				_, err := a.stdout.Write(data)
-				return err
-			}
-			if err := os.WriteFile(out, data, 0o644); err != nil {
-				return fmt.Errorf("write calibration: %w", err)
-			}
-			return nil
+			return a.runCalibrate(cmd.Context(), cf)
 		},
 	}
-	f := cmd.Flags()
-	f.StringArrayVar(&files, "labels", nil, "label file (JSONL, AttributionBench, WiCE or SciFact layout); repeatable")
-	f.StringArrayVar(&whole, "whole", nil, "label file fitted whole, whatever --split says (a set's own train split); repeatable")
-	f.StringArrayVar(&contra, "contradiction-labels", nil, "label file with refutations, read whole, that chooses only the contradiction threshold; repeatable")
-	f.Float64Var(&minPrecision, "min-contradicted-precision", judge.DefaultMinContradictedPrecision, "precision of contradicted the contradiction threshold must reach")
-	f.StringVar(&out, "out", "", "write the calibration here (default: stdout)")
-	f.StringVar(&split, "split", "calib", "which half of each dataset to fit on: calib, test or all")
-	f.StringVar(&metric, "metric", judge.MetricMacroF1, "metric to maximize: macro_f1 or balanced_accuracy")
+	fs := cmd.Flags()
+	fs.StringArrayVar(&cf.files, "labels", nil, "label file (JSONL, AttributionBench, WiCE or SciFact layout); repeatable")
+	fs.StringArrayVar(&cf.whole, "whole", nil, "label file fitted whole, whatever --split says (a set's own train split); repeatable")
+	fs.StringArrayVar(&cf.contra, "contradiction-labels", nil, "label file with refutations, read whole, that chooses only the contradiction threshold; repeatable")
+	fs.Float64Var(&cf.minPrecision, "min-contradicted-precision", judge.DefaultMinContradictedPrecision, "precision of contradicted the contradiction threshold must reach")
+	fs.StringVar(&cf.out, "out", "", "write the calibration here (default: stdout)")
+	fs.StringVar(&cf.split, "split", "calib", "which half of each dataset to fit on: calib, test or all")
+	fs.StringVar(&cf.metric, "metric", judge.MetricMacroF1, "metric to maximize: macro_f1 or balanced_accuracy")
 	cmd.MarkFlagsOneRequired("labels", "whole")
 	return cmd
+}
+
+// calibrateFlags are the settings of judge calibrate.
+type calibrateFlags struct {
+	files, whole, contra []string
+	minPrecision         float64
+	out, split, metric   string
+}
+
+// runCalibrate fits the offline judge on the labelled pairs and writes
+// the calibration to cf.out or stdout.
+func (a *app) runCalibrate(ctx context.Context, cf calibrateFlags) error {
+	pairs, sp, err := readLabelFiles(cf.files, append(slices.Clone(cf.whole), cf.contra...), cf.split)
+	if err != nil {
+		return err
+	}
+	var only []string
+	for _, f := range cf.contra {
+		ps, err := labels.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		for _, p := range ps {
+			if !slices.Contains(only, p.Dataset) {
+				only = append(only, p.Dataset)
+			}
+		}
+	}
+	cal, err := judge.Calibrate(ctx, pairs, judge.CalibrateOptions{Metric: cf.metric, ContradictionOnly: only, MinContradictedPrecision: cf.minPrecision})
+	if err != nil {
+		return err
+	}
+	cal.Fit.Split = string(sp)
+	cal.Fit.Labels = cf.files
+	cal.Fit.Whole = cf.whole
+	cal.Fit.ContradictionLabels = cf.contra
+	cal.Fit.Command = calibrateCommand(cf.files, cf.whole, cf.contra, sp, cal.Fit.Metric)
+	data, err := cal.Marshal()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stderr, "calibrated on %d pairs (%s split): %s %.4f over %d grid points\n",
+		len(pairs), sp, cal.Fit.Metric, cal.Fit.Objective, cal.Fit.Grid)
+	if cf.out == "" {
+		_, err := a.stdout.Write(data)
+		return err
+	}
+	if err := os.WriteFile(cf.out, data, 0o644); err != nil {
+		return fmt.Errorf("write calibration: %w", err)
+	}
+	return nil
 }
 
 func calibrateCommand(files, whole, contra []string, sp labels.Split, metric string) string {

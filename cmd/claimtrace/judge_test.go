@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/claimtrace/claimtrace/internal/judge"
 )
 
 var labelFixtures = filepath.Join("..", "..", "internal", "judge", "labels", "testdata")
@@ -162,5 +165,35 @@ func TestJudgeEvalSciFact(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}
+	}
+}
+
+// TestRunJudgeEvalDirect calls judge eval and calibrate without cobra: the
+// offline judge needs neither a store nor a configuration.
+func TestRunJudgeEvalDirect(t *testing.T) {
+	var out, errOut strings.Builder
+	a := &app{stdout: &out, stderr: &errOut}
+	labels := filepath.Join(labelFixtures, "plain.jsonl")
+	cal := filepath.Join(t.TempDir(), "cal.json")
+	if err := a.runCalibrate(context.Background(), calibrateFlags{files: []string{labels}, split: "all", metric: judge.MetricMacroF1, out: cal, minPrecision: judge.DefaultMinContradictedPrecision}); err != nil {
+		t.Fatalf("runCalibrate: %v", err)
+	}
+	if !strings.Contains(errOut.String(), "calibrated on 6 pairs (all split)") {
+		t.Errorf("calibrate stderr: %q", errOut.String())
+	}
+	verdicts := filepath.Join(t.TempDir(), "verdicts.jsonl")
+	f := judgeEvalFlags{files: []string{labels}, spec: "offline", promptsMode: judge.PromptsClaimtrace, calPath: cal, split: "all", verdicts: verdicts}
+	if err := a.runJudgeEval(context.Background(), f); err != nil {
+		t.Fatalf("runJudgeEval: %v", err)
+	}
+	if !strings.Contains(out.String(), "judge offline · split all · 6 pairs") {
+		t.Errorf("judge eval output:\n%s", out.String())
+	}
+	if data, err := os.ReadFile(verdicts); err != nil || strings.Count(string(data), "\n") != 6 {
+		t.Errorf("verdicts file: %v, %d lines, want 6", err, strings.Count(string(data), "\n"))
+	}
+	f.promptsMode = judge.PromptsReportBench
+	if err := a.runJudgeEval(context.Background(), f); err == nil {
+		t.Error("--prompts reportbench with the offline judge: no error")
 	}
 }

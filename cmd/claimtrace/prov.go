@@ -72,7 +72,7 @@ func printPath(w io.Writer, p *prov.Path) {
 	m := p.Metrics
 	complete := "yes"
 	if !m.Complete {
-		complete = "no: " + gapText(m)
+		complete = "no: " + m.GapText()
 	}
 	fmt.Fprintf(w, "  complete: %s\n", complete)
 	fmt.Fprintf(w, "  to audit: %d nodes (%d sources, %d reasoning steps), %d words of excerpts; PSnd %s (%d/%d)\n",
@@ -172,12 +172,8 @@ and stating the disagreement) or hidden.`,
 				return err
 			}
 			if detect {
-				found, err := prov.FindContradictions(cmd.Context(), g, nil, nil)
-				if err != nil {
+				if err := prov.DetectConflicts(cmd.Context(), g); err != nil {
 					return fmt.Errorf("%s: %w", args[0], err)
-				}
-				for _, st := range found {
-					g.Conflicts = prov.MergeConflicts(g.Conflicts, st.Conflict)
 				}
 			}
 			ix, err := prov.NewIndex(g)
@@ -252,7 +248,7 @@ func (a *app) provOrphansCmd() *cobra.Command {
 				statement[c.ID] = c.Statement
 			}
 			for _, c := range orphans {
-				fmt.Fprintf(a.stdout, "  %s: %s: %q\n", c.ID, gapText(c), statement[c.ID])
+				fmt.Fprintf(a.stdout, "  %s: %s: %q\n", c.ID, c.GapText(), statement[c.ID])
 			}
 			return nil
 		},

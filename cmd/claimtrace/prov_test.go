@@ -244,23 +244,3 @@ func TestImportCommand(t *testing.T) {
 		}
 	}
 }
-
-func TestSniff(t *testing.T) {
-	tests := []struct {
-		path, data string
-		want       inputKind
-	}{
-		{"r.md", `{"claims": []}`, inputReport},
-		{"g.json", `{"format": "aar-graph/1", "agent": "x", "claims": []}`, inputNative},
-		{"p.json", `{"prefix": {}, "entity": {}}`, inputPROV},
-		{"p.json", `{"agent": {"ex:a": {}}}`, inputPROV},
-		{"l.jsonld", `{"@context": [], "@graph": []}`, inputJSONLD},
-		{"r.json", `{"response": "text [1]"}`, inputReport},
-		{"r.json", `not json`, inputReport},
-	}
-	for _, tt := range tests {
-		if got := sniffAuditInput(tt.path, []byte(tt.data)); got != tt.want {
-			t.Errorf("sniffAuditInput(%s, %s) = %v, want %v", tt.path, tt.data, got, tt.want)
-		}
-	}
-}
