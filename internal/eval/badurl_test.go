@@ -151,7 +151,7 @@ func TestPrivateIPv6LiteralIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, u := range []string{"http://[::1]:1/x", "https://[fd00::1]/x", "http://[::ffff:127.0.0.1]/"} {
-		r := ev.resolve(context.Background(), target{URL: u})
+		r := ev.resolve(context.Background(), targetOf(claimtrace.Citation{URL: u}))
 		if r.Work.Status != "blocked" || r.Failed || r.Work.Kind != claimtrace.WorkUnknown || r.Work.Key == "" {
 			t.Errorf("%s: status %q failed %v kind %q key %q, want blocked, an unknown work with a key", u, r.Work.Status, r.Failed, r.Work.Kind, r.Work.Key)
 		}
@@ -183,7 +183,7 @@ func FuzzResolveURL(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := ev.resolve(context.Background(), target{URL: raw})
+		r := ev.resolve(context.Background(), targetOf(claimtrace.Citation{URL: raw}))
 		w := r.Work
 		if w.Key == "" || w.Kind == "" {
 			t.Errorf("%q (status %d): key %q kind %q", raw, status, w.Key, w.Kind)

@@ -216,6 +216,10 @@ func errNotDir(err error) error {
 // command resumes the same run.
 func (e *Evaluator) RunID() string { return e.run }
 
+// runID names a run by what decides its figures: the pipeline version, the
+// audited report or the dataset and reports directory, the mode and
+// snapshot, and which APIs, judges and stages are on. A command run again
+// with the same inputs gets the same id, and so resumes its stored units.
 func (e *Evaluator) runID(audited string) string {
 	abs := func(p string) string {
 		if p == "" {

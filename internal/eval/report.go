@@ -10,9 +10,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
-	"sync"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -108,28 +108,108 @@ type storedReport struct {
 	retried bool
 }
 
+// reportState is one report on its way through the pipeline (DESIGN.md):
+// each step of report reads what the steps before it wrote here and adds its
+// own part. Every cited source is one citedSource record, made by parse and
+// carried through resolve, match, verify and provenance.
+type reportState struct {
+	file reportFile
+	task claimtrace.Task
+	// cutoff is the task's knowledge cutoff (dataset.Cutoff), computed
+	// once: match scores against it, facts checks claims as of it.
+	cutoff       time.Time
+	cutoffSource string
+	// text is the report's text; loadErr says why it could not be read.
+	text    string
+	loadErr error
+	gt      []claimtrace.Reference
+	doc     claimtrace.Document
+	// sources holds the report's cited sources in key order, one record a
+	// distinct target key.
+	sources []*citedSource
+	// ofCitation is the source of each of doc.Citations (nil for a
+	// citation without a target).
+	ofCitation []*citedSource
+	// cites holds, for each of doc.Claims, its citations that have a
+	// target, in order: the source and the label each shows it by.
+	cites [][]claimCite
+	// judged holds, for each claim, the source each of its verdicts
+	// judged (parallel to the claim's Verdicts).
+	judged [][]*citedSource
+	// works are the report's cited works after joining by identity, in
+	// order (what match scores).
+	works []claimtrace.Work
+	res   *Result
+}
+
+// citedSource is one source the report cites, whatever the number of
+// citations pointing at it: all the pipeline learns about it.
+type citedSource struct {
+	// key identifies the source (target.Key); "" for a citation whose
+	// target has nothing to resolve (a blank URL), which is judged as
+	// unreadable and left out of the sources.
+	key string
+	// target is the last citation's target in document order: what
+	// resolve fetches and the sources list shows (label).
+	target target
+	// claimLabel is the label of the last claim citing the source, in the
+	// order of claims: what its verdicts show as their URL.
+	claimLabel string
+	// hint is the first title the reference list gives the source's URL.
+	hint string
+	// resolution is what resolve learned; work is its work after the
+	// reference list's title and the joining by identity.
+	resolution sourceResult
+	work       claimtrace.Work
+	// claims are the indices of the claims citing the source, in order;
+	// verify fills verdicts, one per claim.
+	claims   []int
+	verdicts []claimtrace.Verdict
+	// text is the source's readable text once read from the store
+	// (readText reads it at most once a report).
+	text     string
+	textRead bool
+	textOK   bool
+}
+
+// claimCite is one source as a claim cites it, with the label the claim
+// shows it by.
+type claimCite struct {
+	src   *citedSource
+	label string
+}
+
+// resolvable reports whether the source has a target to resolve.
+func (s *citedSource) resolvable() bool { return s.key != "" }
+
+// readText returns the source's readable text from the store, when it was
+// fetched and its text stored, and whether there is one. The store is read
+// once a report: verify and provenance share the answer.
+func (s *citedSource) readText(ctx context.Context, st *store.Store) (string, bool, error) {
+	r := s.resolution
+	if !r.Fetched || r.TextSHA == "" {
+		return "", false, nil
+	}
+	if !s.textRead {
+		_, text, ok, err := st.GetText(ctx, r.TextSHA)
+		if err != nil {
+			return "", false, err
+		}
+		s.text, s.textOK, s.textRead = text, ok, true
+	}
+	return s.text, s.textOK, nil
+}
+
+// report evaluates one report file, or returns its stored result when the
+// file has not changed since (and, with --retry-failed, nothing of it
+// failed). It runs the pipeline's steps in order on one reportState:
+// parse, resolve, match, verify, facts, provenance, tally. A report that
+// cannot be evaluated (unreadable, no ground truth, a graph its records do
+// not make) is a failed result, not an error; errors are the run's
+// (storage, cancellation, an exhausted budget).
 func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
-	var task claimtrace.Task
-	if e.opts.Dataset != nil {
-		task, _ = e.opts.Dataset.Task(f.Task)
-	}
-	res := &Result{Task: f.Task, File: f.Path, Domain: task.Domain, Claims: []ClaimResult{}, Sources: []SourceResult{}}
-	text, loadErr := report.LoadMax(f.Path, cmp.Or(e.opts.MaxReportBytes, report.MaxReportBytes))
-	if loadErr == nil {
-		sum := sha256.Sum256([]byte(text))
-		res.SHA256 = hex.EncodeToString(sum[:])
-	}
-	fresh := func() (*Result, bool, error) {
-		prev, ok, err := e.stored(ctx, f.Task)
-		if err != nil || !ok || prev.SHA256 != res.SHA256 {
-			return nil, false, err
-		}
-		if e.opts.RetryFailed && !prev.retried && (prev.Result.Status == store.StatusFailed || len(prev.Result.FailedSources) > 0 || len(prev.Result.FailedUnits) > 0) {
-			return nil, false, nil
-		}
-		return prev.Result, true, nil
-	}
-	if prev, ok, err := fresh(); err != nil {
+	st := e.load(f)
+	if prev, ok, err := e.fresh(ctx, st.res); err != nil {
 		return nil, err
 	} else if ok {
 		return prev, e.writeReport(prev)
@@ -145,87 +225,184 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 		defer release()
 		// The holder before us may have finished between the look above
 		// and the lease.
-		if prev, ok, err := fresh(); err != nil {
+		if prev, ok, err := e.fresh(ctx, st.res); err != nil {
 			return nil, err
 		} else if ok {
 			return prev, e.writeReport(prev)
 		}
 	}
-	if loadErr != nil {
-		return e.fail(ctx, res, loadErr.Error())
+	if st.loadErr != nil {
+		return e.fail(ctx, st.res, st.loadErr.Error())
 	}
-	var gt []claimtrace.Reference
 	if e.opts.Dataset != nil {
 		var err error
-		if gt, err = e.opts.Dataset.GT(f.Task); err != nil {
-			return e.fail(ctx, res, err.Error())
+		if st.gt, err = e.opts.Dataset.GT(f.Task); err != nil {
+			return e.fail(ctx, st.res, err.Error())
 		}
 	}
-	doc := report.Parse(text)
-	res.Stats.Bytes = len(text)
+	e.parse(st)
+	if err := e.resolveSources(ctx, st); err != nil {
+		return nil, err
+	}
+	e.match(st)
+	if err := e.verify(ctx, st); err != nil {
+		return nil, err
+	}
+	if err := e.facts(ctx, st); err != nil {
+		return nil, err
+	}
+	if err := e.provenance(ctx, st); err != nil {
+		if errors.Is(err, claimtrace.ErrInvalid) {
+			// The report's own records do not make a graph: its failure,
+			// not the run's.
+			return e.fail(ctx, st.res, "provenance graph: "+err.Error())
+		}
+		return nil, err
+	}
+	st.tally()
+	st.res.Status = store.StatusDone
+	return st.res, e.save(ctx, st.res)
+}
 
-	// Resolve every distinct target of the report, concurrently.
-	targets := map[string]target{}
-	for _, c := range doc.Citations {
+// load starts a report's state: its task (when there is a dataset), the
+// task's cutoff, the report's text and its hash, and an empty result.
+func (e *Evaluator) load(f reportFile) *reportState {
+	st := &reportState{file: f}
+	if e.opts.Dataset != nil {
+		st.task, _ = e.opts.Dataset.Task(f.Task)
+	}
+	st.cutoff, st.cutoffSource = dataset.Cutoff(st.task)
+	st.res = &Result{Task: f.Task, File: f.Path, Domain: st.task.Domain, Claims: []ClaimResult{}, Sources: []SourceResult{}}
+	st.text, st.loadErr = report.LoadMax(f.Path, cmp.Or(e.opts.MaxReportBytes, report.MaxReportBytes))
+	if st.loadErr == nil {
+		sum := sha256.Sum256([]byte(st.text))
+		st.res.SHA256 = hex.EncodeToString(sum[:])
+	}
+	return st
+}
+
+// fresh returns the report's stored result when it stands for the file as
+// it is now: same hash and, with --retry-failed, nothing failed (unless
+// another worker of the run retried it since this evaluator was made).
+func (e *Evaluator) fresh(ctx context.Context, res *Result) (*Result, bool, error) {
+	prev, ok, err := e.stored(ctx, res.Task)
+	if err != nil || !ok || prev.SHA256 != res.SHA256 {
+		return nil, false, err
+	}
+	if e.opts.RetryFailed && !prev.retried && (prev.Result.Status == store.StatusFailed || len(prev.Result.FailedSources) > 0 || len(prev.Result.FailedUnits) > 0) {
+		return nil, false, nil
+	}
+	return prev.Result, true, nil
+}
+
+// parse reads the report into claims (with their char spans) and
+// citations, and makes one citedSource record for each distinct target
+// the citations point at: the only place a target's key is computed. It
+// writes st.doc, st.sources, st.ofCitation, st.cites, the result's claims
+// with the labels of their citations, and the parser's counts of bytes,
+// dangling markers and cited claims.
+func (e *Evaluator) parse(st *reportState) {
+	st.doc = report.Parse(st.text)
+	res, doc := st.res, st.doc
+	res.Stats.Bytes = len(st.text)
+	byKey := map[string]*citedSource{}
+	st.ofCitation = make([]*citedSource, len(doc.Citations))
+	labels := make([]string, len(doc.Citations)) // how each citation shows its target
+	for i, c := range doc.Citations {
 		if !c.HasTarget() {
 			if c.Kind != claimtrace.KindListEntry {
 				res.Stats.DanglingMarker++
 			}
 			continue
 		}
-		if t := targetOf(c); t.key() != "" {
-			targets[t.key()] = t
+		t := targetOf(c)
+		s, ok := byKey[t.Key]
+		if !ok {
+			s = &citedSource{key: t.Key}
+			byKey[t.Key] = s
+			st.sources = append(st.sources, s)
 		}
+		s.target = t
+		if c.URL != "" && c.Title != "" && s.hint == "" {
+			// The reference list's title of a URL, for dead scholarly
+			// links (match).
+			s.hint = c.Title
+		}
+		st.ofCitation[i], labels[i] = s, t.label()
 	}
-	resolved := make(map[string]sourceResult, len(targets))
-	var mu sync.Mutex
+	slices.SortFunc(st.sources, func(a, b *citedSource) int { return strings.Compare(a.key, b.key) })
+
+	st.cites = make([][]claimCite, len(doc.Claims))
+	for ci, c := range doc.Claims {
+		cr := ClaimResult{ID: c.ID, Text: c.Text, Start: c.Start, End: c.End, Cited: c.Cited(), Citations: []string{}, Verdicts: []claimtrace.Verdict{}}
+		for _, i := range c.Citations {
+			if i < 0 || i >= len(doc.Citations) || st.ofCitation[i] == nil {
+				continue
+			}
+			s := st.ofCitation[i]
+			seen := slices.ContainsFunc(st.cites[ci], func(cc claimCite) bool { return cc.src == s })
+			st.cites[ci] = append(st.cites[ci], claimCite{src: s, label: labels[i]})
+			if seen {
+				continue
+			}
+			s.claimLabel = labels[i]
+			s.claims = append(s.claims, ci)
+			cr.Citations = append(cr.Citations, labels[i])
+		}
+		if cr.Cited {
+			res.Stats.CitedClaims++
+		}
+		res.Claims = append(res.Claims, cr)
+	}
+}
+
+// resolveSources resolves every resolvable cited source of the report,
+// concurrently (Evaluator.source: once a run, from memory, the store or
+// the metadata ladder). It writes each record's resolution.
+func (e *Evaluator) resolveSources(ctx context.Context, st *reportState) error {
 	g, gctx := errgroup.WithContext(ctx)
-	for k, t := range targets {
+	for _, s := range st.sources {
+		if !s.resolvable() {
+			continue
+		}
 		g.Go(func() error {
-			r, err := e.source(gctx, t)
+			r, err := e.source(gctx, s.target)
 			if err != nil {
 				return err
 			}
-			mu.Lock()
-			resolved[k] = r
-			mu.Unlock()
+			s.resolution = r
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
+	return g.Wait()
+}
 
-	// Apply the reference list's titles to dead scholarly links, then merge
-	// targets into works by identity.
-	hints := map[string]string{}
-	for _, c := range doc.Citations {
-		if c.URL != "" && c.Title != "" {
-			if k := targetOf(c).key(); hints[k] == "" {
-				hints[k] = c.Title
-			}
-		}
-	}
-	keys := make([]string, 0, len(resolved))
-	for k := range resolved {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+// match turns resolved sources into the report's cited works and matches
+// them with the ground truth. A dead scholarly link takes its reference
+// list title (hint); sources of one identity merge into one work, and one
+// paper cited under several keys (its arXiv id, its DOI, a venue page, a
+// title) is one work, whether or not it is in the ground truth. It writes
+// each record's work, st.works, the result's sources and failed sources
+// and, with a dataset, the cutoff and the citation scores.
+func (e *Evaluator) match(st *reportState) {
+	res := st.res
 	works := map[string]*claimtrace.Work{}
-	adjusted := make(map[string]claimtrace.Work, len(keys)) // target key → its work
 	var order []string
-	for _, k := range keys {
-		r := resolved[k]
+	for _, s := range st.sources {
+		if !s.resolvable() {
+			continue
+		}
+		r := s.resolution
 		if r.Failed {
-			res.FailedSources = append(res.FailedSources, k)
+			res.FailedSources = append(res.FailedSources, s.key)
 		}
 		w := r.Work
-		if (w.Kind == claimtrace.WorkUnknown || w.Kind == claimtrace.WorkUnverifiable) && hints[k] != "" && biblio.IsScholarlyURL(w.URL) {
-			w.Title, w.Kind, w.Via = hints[k], claimtrace.WorkPaper, "reference_list"
+		if (w.Kind == claimtrace.WorkUnknown || w.Kind == claimtrace.WorkUnverifiable) && s.hint != "" && biblio.IsScholarlyURL(w.URL) {
+			w.Title, w.Kind, w.Via = s.hint, claimtrace.WorkPaper, "reference_list"
 			w.Key = biblio.Key(w)
 		}
-		adjusted[k] = w
-		res.Sources = append(res.Sources, SourceResult{Target: targets[k].label(), Work: w, Fetched: r.Fetched, Wall: r.Wall, TextSHA: r.TextSHA, Ladder: r.Ladder})
+		s.work = w
+		res.Sources = append(res.Sources, SourceResult{Target: s.target.label(), Work: w, Fetched: r.Fetched, Wall: r.Wall, TextSHA: r.TextSHA, Ladder: r.Ladder})
 		if have, ok := works[w.Key]; ok {
 			mergeWork(have, w)
 			continue
@@ -234,13 +411,11 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 		works[w.Key] = &cp
 		order = append(order, w.Key)
 	}
-	// One paper cited under several keys (its arXiv id, its DOI, a venue
-	// page, a title) is one work, whether or not it is in the ground truth.
 	list, into := joinByTitle(order, works)
-	for k, w := range adjusted {
-		if to, ok := into[w.Key]; ok {
-			w.Key = to
-			adjusted[k] = w
+	st.works = list
+	for _, s := range st.sources {
+		if to, ok := into[s.work.Key]; ok && s.resolvable() {
+			s.work.Key = to
 		}
 	}
 	for i := range res.Sources {
@@ -248,85 +423,57 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 			res.Sources[i].Work.Key = to
 		}
 	}
+	if e.opts.Dataset == nil {
+		return
+	}
+	if !st.cutoff.IsZero() {
+		res.Cutoff = st.cutoff.Format("2006-01-02")
+	}
+	res.CutoffSource = st.cutoffSource
+	score := score.ScoreCitations(score.CitationInput{
+		Works:    st.works,
+		Matcher:  indexMatcher{biblio.NewIndex(st.gt)},
+		Cutoff:   st.cutoff,
+		IsSurvey: surveyTest(st.task),
+		Dangling: res.Stats.DanglingMarker,
+	})
+	res.Citation = &score
+}
 
-	if e.opts.Dataset != nil {
-		cutoff, src := dataset.Cutoff(task)
-		if !cutoff.IsZero() {
-			res.Cutoff = cutoff.Format("2006-01-02")
-		}
-		res.CutoffSource = src
-		score := score.ScoreCitations(score.CitationInput{
-			Works:    list,
-			Matcher:  indexMatcher{biblio.NewIndex(gt)},
-			Cutoff:   cutoff,
-			IsSurvey: surveyTest(task),
-			Dangling: res.Stats.DanglingMarker,
-		})
-		res.Citation = &score
-	}
-
-	// Claims, their sources and verdicts.
-	keysOf := make([][]string, len(doc.Claims))
-	labels := map[string]string{}
-	for ci, c := range doc.Claims {
-		cr := ClaimResult{ID: c.ID, Text: c.Text, Start: c.Start, End: c.End, Cited: c.Cited(), Citations: []string{}, Verdicts: []claimtrace.Verdict{}}
-		seen := map[string]bool{}
-		for _, i := range c.Citations {
-			if i < 0 || i >= len(doc.Citations) || !doc.Citations[i].HasTarget() {
-				continue
-			}
-			t := targetOf(doc.Citations[i])
-			k := t.key()
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			labels[k] = t.label()
-			keysOf[ci] = append(keysOf[ci], k)
-			cr.Citations = append(cr.Citations, t.label())
-		}
-		if cr.Cited {
-			res.Stats.CitedClaims++
-		}
-		res.Claims = append(res.Claims, cr)
-	}
-	if e.opts.Judge != nil {
-		if err := e.verify(ctx, f.Task, res.Claims, keysOf, resolved, labels, &res.FailedUnits); err != nil {
-			return nil, err
-		}
-		cs := citedStats(res.Claims, e.opts.PartialWeight, e.opts.Tau)
-		res.Cited = &cs
-	}
-	cutoff, _ := dataset.Cutoff(task)
-	nc, err := e.nonCited(ctx, f.Task, text, cutoff, res.Claims, &res.FailedUnits)
+// facts decides which non-cited claims are check-worthy and fact-checks
+// them as of the task's cutoff (nonCited). It writes the claims' facts,
+// the result's non-cited figures and failed units.
+func (e *Evaluator) facts(ctx context.Context, st *reportState) error {
+	nc, err := e.nonCited(ctx, st.file.Task, st.text, st.cutoff, st.res.Claims, &st.res.FailedUnits)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	res.NonCited = nc
-	if err := e.provenance(ctx, res, doc, adjusted, resolved); err != nil {
-		if errors.Is(err, claimtrace.ErrInvalid) {
-			// The report's own records do not make a graph: its failure,
-			// not the run's.
-			return e.fail(ctx, res, "provenance graph: "+err.Error())
-		}
-		return nil, err
-	}
-	res.Stats.Claims = len(doc.Claims)
-	for _, c := range doc.Citations {
+	st.res.NonCited = nc
+	return nil
+}
+
+// tally writes what the parser found into the result's Stats: claims,
+// in-text citations, reference list entries, distinct targets and, among
+// them, URLs.
+func (st *reportState) tally() {
+	s := &st.res.Stats
+	s.Claims = len(st.doc.Claims)
+	for _, c := range st.doc.Citations {
 		if c.Kind == claimtrace.KindListEntry {
-			res.Stats.ListEntries++
+			s.ListEntries++
 		} else {
-			res.Stats.Citations++
+			s.Citations++
 		}
 	}
-	res.Stats.Targets = len(targets)
-	for k := range targets {
-		if strings.HasPrefix(k, "url:") || strings.HasPrefix(k, "rawurl:") {
-			res.Stats.DistinctURLs++
+	for _, src := range st.sources {
+		if !src.resolvable() {
+			continue
+		}
+		s.Targets++
+		if strings.HasPrefix(src.key, "url:") || strings.HasPrefix(src.key, "rawurl:") {
+			s.DistinctURLs++
 		}
 	}
-	res.Status = store.StatusDone
-	return res, e.save(ctx, res)
 }
 
 // stored returns the report's stored result, if any.
@@ -352,6 +499,7 @@ func (e *Evaluator) retriedSince(u store.Unit) bool {
 	return !u.Updated.Before(e.started)
 }
 
+// fail records the report as failed, saying why.
 func (e *Evaluator) fail(ctx context.Context, res *Result, msg string) (*Result, error) {
 	res.Status = store.StatusFailed
 	res.Error = msg
@@ -371,6 +519,8 @@ func (e *Evaluator) save(ctx context.Context, res *Result) error {
 	return e.opts.Store.PutUnit(ctx, store.Unit{Run: e.run, Kind: unitReport, Key: res.Task, Status: res.Status, Data: data, Err: res.Error})
 }
 
+// writeReport writes OUT/reports/<task_id>.json, when there is an output
+// directory.
 func (e *Evaluator) writeReport(res *Result) error {
 	if e.opts.OutDir == "" {
 		return nil
@@ -378,6 +528,8 @@ func (e *Evaluator) writeReport(res *Result) error {
 	return writeJSON(filepath.Join(e.opts.OutDir, "reports", res.Task+".json"), res)
 }
 
+// mergeWork adds what w knows to dst, a work of the same identity: its
+// URLs, and the title, identifiers, date and paper kind dst lacks.
 func mergeWork(dst *claimtrace.Work, w claimtrace.Work) {
 	dst.URLs = append(dst.URLs, w.URLs...)
 	dst.Resolved = dst.Resolved || w.Resolved
@@ -419,6 +571,7 @@ func surveyTest(t claimtrace.Task) func(claimtrace.Work) bool {
 // indexMatcher adapts biblio.Index to score.Matcher.
 type indexMatcher struct{ ix *biblio.Index }
 
+// Match finds w's ground-truth reference.
 func (m indexMatcher) Match(w claimtrace.Work) (score.GTMatch, bool) {
 	r, ok := m.ix.Match(w)
 	if !ok {
@@ -427,6 +580,7 @@ func (m indexMatcher) Match(w claimtrace.Work) (score.GTMatch, bool) {
 	return score.GTMatch{Ref: r.Ref, BibID: r.BibID, Method: r.Method, Score: r.Score}, true
 }
 
+// Distinct is the number of distinct ground-truth references.
 func (m indexMatcher) Distinct() int { return m.ix.Distinct() }
 
 // ReadResult reads a per-report result file written by Run.

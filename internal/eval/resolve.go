@@ -18,14 +18,19 @@ import (
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
-// target is what one citation points at.
+// target is what one citation points at, with the key that identifies it.
 type target struct {
 	URL     string
 	DOI     string
 	ArXivID string
 	Title   string
+	// Key identifies the target in the store and in the report: citations
+	// with one key are one cited source (see canonicalKey).
+	Key string
 }
 
+// targetOf reads a citation's target. It is the one place a target's key
+// is computed: everything downstream carries it.
 func targetOf(c claimtrace.Citation) target {
 	t := target{URL: strings.TrimSpace(c.URL), DOI: c.DOI, ArXivID: c.ArXivID, Title: strings.TrimSpace(c.Title)}
 	if t.URL != "" {
@@ -33,12 +38,13 @@ func targetOf(c claimtrace.Citation) target {
 		// the target (and its stored unit) does not depend on the marker.
 		t.DOI, t.ArXivID, t.Title = "", "", ""
 	}
+	t.Key = t.canonicalKey()
 	return t
 }
 
-// key identifies the target in the store: the canonical URL, else the
-// identifier, else the normalized title.
-func (t target) key() string {
+// canonicalKey identifies the target in the store: the canonical URL, else
+// the identifier, else the normalized title.
+func (t target) canonicalKey() string {
 	switch {
 	case t.URL != "":
 		if c, err := biblio.CanonicalURL(t.URL); err == nil {
@@ -112,7 +118,7 @@ const metadataChars = 8000
 // source resolves a target once per run: from this process's memory, the
 // store, or by doing the work (shared by concurrent callers).
 func (e *Evaluator) source(ctx context.Context, t target) (sourceResult, error) {
-	key := t.key()
+	key := t.Key
 	e.mu.Lock()
 	r, ok := e.sources[key]
 	e.mu.Unlock()
@@ -247,7 +253,7 @@ func (e *Evaluator) resolve(ctx context.Context, t target) sourceResult {
 		// of its own; the target's key keeps it a source of its own, so
 		// it is one unresolvable citation of its report, never a hole in
 		// the graph.
-		w.Key = t.key()
+		w.Key = t.Key
 	}
 	return r
 }
@@ -577,6 +583,7 @@ func noSuchHost(err error) bool {
 	return errors.As(err, &dns) && dns.IsNotFound
 }
 
+// fetchStatus is the status a source shows for a fetch error.
 func fetchStatus(err error) string {
 	switch {
 	case noSuchHost(err):

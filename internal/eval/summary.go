@@ -117,12 +117,19 @@ type ReportLine struct {
 	PSnd      *float64 `json:"psnd"`
 }
 
+// summarize aggregates the run's results into its Summary: failures,
+// citation quality overall and by domain, cited-statement verification,
+// non-cited fact-checking and AAR metrics as macro means over the reports
+// that were evaluated, with micro ratios over their pooled counts, each
+// report's headline figures and the run's model calls. The sums the
+// summary shows (pairs judged, claims decided) are the denominators of the
+// micro ratios.
 func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Failure) *Summary {
 	s := &Summary{Run: e.run, Version: Version, Mode: e.opts.Mode, GeneratedAt: e.opts.Now(), Failures: fails, Scores: []ReportLine{}}
 	var agg score.CitationAggregator
 	var pcov, psnd, psndUnverifiable, ctran, aeff, citedClaims, pairs, match, nonCited, accuracy score.Mean
 	var claims, complete, cpairs, sound, unverifiable int
-	var supported, partial, judged, decided, correct int
+	var supported, partial, correct int
 	for _, r := range results {
 		if r == nil {
 			continue
@@ -157,7 +164,6 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 			s.Cited.Unknown += c.Unknown
 			supported += c.Supported
 			partial += c.Partial
-			judged += c.Judged
 			line.MatchRate = c.MatchRate
 		}
 		if n := r.NonCited; n != nil && n.Error != "" {
@@ -167,7 +173,6 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 			accuracy.Add(n.Accuracy)
 			s.NonCited.Decided += n.True + n.False
 			s.NonCited.Undecided += n.Undecided
-			decided += n.True + n.False
 			correct += n.True
 		}
 		s.Scores = append(s.Scores, line)
@@ -183,13 +188,13 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 	s.Cited.Judge = e.opts.JudgeName
 	if e.opts.Judge != nil {
 		s.Cited.MatchRate = match.Value()
-		s.Cited.MicroMatchRate = score.Ratio(float64(supported)+e.opts.PartialWeight*float64(partial), float64(judged))
+		s.Cited.MicroMatchRate = score.Ratio(float64(supported)+e.opts.PartialWeight*float64(partial), float64(s.Cited.Judged))
 		s.Cited.PartialWeight = e.opts.PartialWeight
 	}
 	if e.opts.CheckWorthy != nil {
 		s.NonCited.StatementsPerReport = nonCited.Value()
 		s.NonCited.FactualAccuracy = accuracy.Value()
-		s.NonCited.MicroFactualAccuracy = score.Ratio(float64(correct), float64(decided))
+		s.NonCited.MicroFactualAccuracy = score.Ratio(float64(correct), float64(s.NonCited.Decided))
 	}
 	s.AAR = AARSection{Tau: e.opts.Tau, PCov: pcov.Value(), PSnd: psnd.Value(), CTran: ctran.Value(), AEffProxy: aeff.Value(),
 		MicroPCov: score.Ratio(float64(complete), float64(claims)), MicroPSnd: score.Ratio(float64(sound), float64(cpairs)),

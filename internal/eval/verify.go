@@ -68,62 +68,67 @@ type storedVerdicts struct {
 	Verdicts []claimtrace.Verdict `json:"verdicts"`
 }
 
-// verify judges every (claim, source) pair of a report. Pairs whose source
+// verify judges every (claim, source) pair of the report when there is a
+// judge: the claims citing one source in one batch (judgeSource), sources
+// concurrently, their verdicts given out in key order. Pairs whose source
 // has no readable text are unknown, never unsupported. Each source's batch
-// is stored as a unit as soon as it is judged.
-func (e *Evaluator) verify(ctx context.Context, task string, claims []ClaimResult, keysOf [][]string, resolved map[string]sourceResult, labels map[string]string, failed *[]string) error {
-	bySource := map[string][]int{}
-	for ci, keys := range keysOf {
-		for _, k := range keys {
-			bySource[k] = append(bySource[k], ci)
-		}
+// is stored as a unit as soon as it is judged. It reads each record's
+// claims and resolution, and writes its verdicts, the claims' verdicts
+// (showing the source as claimLabel), st.judged, the failed units and the
+// cited figures.
+func (e *Evaluator) verify(ctx context.Context, st *reportState) error {
+	if e.opts.Judge == nil {
+		return nil
 	}
-	keys := make([]string, 0, len(bySource))
-	for k := range bySource {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	verdicts := make(map[string][]claimtrace.Verdict, len(keys))
+	res := st.res
 	var mu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
-	for _, k := range keys {
-		idx := bySource[k]
-		texts := make([]string, len(idx))
-		for i, ci := range idx {
-			texts[i] = claims[ci].Text
+	for _, s := range st.sources {
+		if len(s.claims) == 0 {
+			continue
+		}
+		texts := make([]string, len(s.claims))
+		for i, ci := range s.claims {
+			texts[i] = res.Claims[ci].Text
 		}
 		g.Go(func() error {
-			vs, ok, err := e.judgeSource(gctx, task, k, resolved[k], texts)
+			vs, ok, err := e.judgeSource(gctx, st.file.Task, s, texts)
 			if err != nil {
 				return err
 			}
-			mu.Lock()
-			verdicts[k] = vs
+			s.verdicts = vs
 			if !ok {
-				*failed = append(*failed, unitVerdicts+":"+k)
+				mu.Lock()
+				res.FailedUnits = append(res.FailedUnits, unitVerdicts+":"+s.key)
+				mu.Unlock()
 			}
-			mu.Unlock()
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	sort.Strings(*failed)
-	for _, k := range keys {
-		for i, ci := range bySource[k] {
-			v := verdicts[k][i]
-			v.URL = labels[k]
-			claims[ci].Verdicts = append(claims[ci].Verdicts, v)
+	sort.Strings(res.FailedUnits)
+	st.judged = make([][]*citedSource, len(res.Claims))
+	for _, s := range st.sources {
+		for i, ci := range s.claims {
+			v := s.verdicts[i]
+			v.URL = s.claimLabel
+			res.Claims[ci].Verdicts = append(res.Claims[ci].Verdicts, v)
+			st.judged[ci] = append(st.judged[ci], s)
 		}
 	}
+	cs := citedStats(res.Claims, e.opts.PartialWeight, e.opts.Tau)
+	res.Cited = &cs
 	return nil
 }
 
 // judgeSource returns the verdicts of the claims citing one source, from
-// the store or by judging, and whether judging succeeded.
-func (e *Evaluator) judgeSource(ctx context.Context, task, key string, src sourceResult, claims []string) ([]claimtrace.Verdict, bool, error) {
-	unitKey := task + "|" + key
+// the store or by judging, and whether judging succeeded. The source's text
+// is read only when the claims are judged.
+func (e *Evaluator) judgeSource(ctx context.Context, task string, s *citedSource, claims []string) ([]claimtrace.Verdict, bool, error) {
+	unitKey := task + "|" + s.key
+	src := s.resolution
 	if u, ok, err := e.opts.Store.GetUnit(ctx, e.run, unitVerdicts, unitKey); err != nil {
 		return nil, false, err
 	} else if ok && (u.Status == store.StatusDone || !e.opts.RetryFailed) {
@@ -141,15 +146,9 @@ func (e *Evaluator) judgeSource(ctx context.Context, task, key string, src sourc
 	}
 	var vs []claimtrace.Verdict
 	status, errMsg := store.StatusDone, ""
-	text := ""
-	if src.Fetched && src.TextSHA != "" {
-		_, t, ok, err := e.opts.Store.GetText(ctx, src.TextSHA)
-		if err != nil {
-			return nil, false, err
-		}
-		if ok {
-			text = t
-		}
+	text, _, err := s.readText(ctx, e.opts.Store)
+	if err != nil {
+		return nil, false, err
 	}
 	switch {
 	case !src.Fetched:
