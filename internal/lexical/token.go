@@ -88,13 +88,19 @@ func (a *Analyzer) Tokenize(text string) []Token {
 }
 
 // word scans a run of letters and digits with internal apostrophes
-// ("Bieber's", "don't"). Hyphens split words ("fresh-frozen" is two).
+// ("Bieber's", "don't"), and decimal points when it starts with a digit
+// ("1.5M" is one word, not "1" and "5m"). Hyphens split words
+// ("fresh-frozen" is two).
 func (a *Analyzer) word(text string, start int, toks *[]Token) int {
 	i := start
 	for i < len(text) {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if unicode.IsLetter(r) && !isCJKLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
 			i += size
+			continue
+		}
+		if r == '.' && i > start && i+1 < len(text) && isDigit(text[start]) && isDigit(text[i-1]) && isDigit(text[i+1]) {
+			i++ // a decimal point in a number glued to letters: "1.5M", "2.5Rb", "7.5μm"
 			continue
 		}
 		if isApostrophe(r) && i+size < len(text) {
@@ -231,3 +237,5 @@ func isASCIIWord(s string) bool {
 	}
 	return true
 }
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
