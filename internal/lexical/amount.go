@@ -1,6 +1,7 @@
 package lexical
 
 import (
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -39,7 +40,7 @@ const amountNumber = `\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`
 // scale and unit: "14-18%", "$2.5 billion", "70B", "3x", "120 ms",
 // "-15 °C", "5 percentage points".
 var amountRE = regexp.MustCompile(`(?P<sign>[-−])?(?P<cur>[$€£])?(?P<lo>` + amountNumber + `)` +
-	`(?:(?P<suf1>%|[KMBTk]\b|bn\b|mn\b)|\s(?P<spaced>%|K\b|[MBT]\b|bn\b|mn\b))?` +
+	`(?:(?P<suf1>%|°\s?[CF]\b|℃|[KMBTk]\b|bn\b|mn\b)|\s(?P<spaced>%|K\b|[MBT]\b|bn\b|mn\b))?` +
 	`(?:\s?(?:-|–|—|−|to)\s?(?P<sign2>[-−+])?[$€£]?(?P<hi>` + amountNumber + `))?` +
 	`(?:\s?(?P<suf2>[KMBTk]|bn|mn)\b|\s(?i:(?P<scale>thousand|million|billion|trillion))\b)?` +
 	`(?:\s?(?P<unit>%|×|°\s?[CF]\b|℃|℉|(?i:percent|per cent|percentage points?|pp|-?fold|times|ms|milliseconds?|seconds?|minutes?|hours?|days?|weeks?|months?|years?|kb|mb|gb|tb|km|kg|x)\b))?`)
@@ -193,6 +194,8 @@ func Amounts(text string, toks []Token) []Amount {
 			unit = amountUnit(group(reUnit))
 		case suf == "%":
 			unit = "%"
+		case strings.HasPrefix(suf, "°") || suf == "℃": // "-10°C to +50°C"
+			unit = amountUnit(suf)
 		}
 		scale := 1.0
 		for _, s := range []float64{suffixScale(suf), suffixScale(group(reSuf2)), wordMultiplier(group(reScale))} {
@@ -204,6 +207,9 @@ func Amounts(text string, toks []Token) []Amount {
 			continue
 		}
 		a := Amount{Lo: lo * scale, Hi: hi * scale, Unit: unit, Start: m[0], End: m[1]}
+		if math.IsInf(a.Lo, 0) || math.IsInf(a.Hi, 0) {
+			continue // 300 digits and a trillion
+		}
 		if a.Unit == "" {
 			// A scaled count takes the noun after it as unit: "70B parameters".
 			k := nextCounted(text, toks, m[1])
