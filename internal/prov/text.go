@@ -9,7 +9,9 @@ import (
 
 // countWords counts the words a reader reads in s: runs of letters and
 // digits, with every Han, Hiragana, Katakana or Hangul character counted as
-// one word (those scripts do not separate words with spaces).
+// one word (those scripts do not separate words with spaces). It is a
+// count for the AEff measure, not a tokenizer: "long-form" and "don't" are
+// one word each, where lexical.Tokenize reads two terms and CJK bigrams.
 func countWords(s string) int {
 	n := 0
 	in := false
@@ -28,7 +30,7 @@ func countWords(s string) int {
 			continue
 		}
 		switch {
-		case isIdeograph(r):
+		case lexical.IsCJKLetter(r):
 			n++
 			in = false
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
@@ -48,10 +50,6 @@ func countWords(s string) int {
 // CountWords returns the number of words a reader reads in s, as used by
 // the AEff words measure.
 func CountWords(s string) int { return countWords(s) }
-
-func isIdeograph(r rune) bool {
-	return r >= 0x1100 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
-}
 
 // sentence is a span of a text, [start, end) in bytes.
 type sentence struct{ start, end int }
