@@ -21,7 +21,8 @@ type Amount struct {
 	// Unit is normalised: "%" (percent, per cent), "pp" (percentage
 	// points), "x" (3x, 3×, -fold, times), a currency symbol, "°C", "°F",
 	// "ms", "s", "min", "h", "day", "week", "month", "year", "kb", "mb",
-	// "gb", "tb", "km", "kg"; for a scaled count without a unit, "n:" and
+	// "gb", "tb", "km", "kg", "K" (kelvin: "300 K", where "300K" is a
+	// count); for a scaled count without a unit, "n:" and
 	// the stem of the counted word ("70B parameters" → "n:paramet").
 	Unit string
 	// Delta marks a change ("by 5%", "5% higher", "rose 3x") rather than
