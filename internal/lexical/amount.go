@@ -122,6 +122,9 @@ func wordSet(s string) map[string]bool {
 // same thing. A number glued to a name ("GPT-4", "H100", "v2.1") is not
 // an amount.
 func Amounts(text string, toks []Token) []Amount {
+	if !strings.ContainsAny(text, "0123456789") {
+		return amountsSpelled(text, toks, nil)
+	}
 	var out []Amount
 	for pos := 0; pos < len(text); {
 		m := amountRE.FindStringSubmatchIndex(text[pos:])
@@ -221,9 +224,18 @@ func Amounts(text string, toks []Token) []Amount {
 		}
 		out = append(out, a)
 	}
-	for _, m := range reFoldNo.FindAllStringSubmatchIndex(text, -1) {
-		v, _ := spelledNumber(strings.ToLower(text[m[2]:m[3]]))
-		out = append(out, Amount{Lo: v, Hi: v, Unit: "x", Start: m[0], End: m[1]})
+	return amountsSpelled(text, toks, out)
+}
+
+// amountsSpelled adds the spelled multipliers ("three-fold") to the amounts
+// read from digits, and points every amount at its token and says whether
+// it is a change.
+func amountsSpelled(text string, toks []Token, out []Amount) []Amount {
+	if strings.Contains(text, "fold") || strings.Contains(text, "FOLD") {
+		for _, m := range reFoldNo.FindAllStringSubmatchIndex(text, -1) {
+			v, _ := spelledNumber(strings.ToLower(text[m[2]:m[3]]))
+			out = append(out, Amount{Lo: v, Hi: v, Unit: "x", Start: m[0], End: m[1]})
+		}
 	}
 	for i := range out {
 		out[i].Tok = lastTokenBefore(toks, out[i].End)
