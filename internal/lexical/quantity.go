@@ -38,7 +38,9 @@ type Quantity struct {
 
 // Quantities reads the numbers of text (toks are Tokenize(text)): digits,
 // spelled counts ("two exits"), scale words ("4.1 million", "2100万"),
-// units, years and ranges.
+// units, years and ranges. Amounts reads the same text as the contradiction
+// detector compares it (ranges whole, units normalised, changes apart from
+// levels).
 func Quantities(text string, toks []Token) []Quantity {
 	var out []Quantity
 	for i, t := range toks {

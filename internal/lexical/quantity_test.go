@@ -21,7 +21,8 @@ func TestQuantitiesRange(t *testing.T) {
 }
 
 func FuzzQuantities(f *testing.F) {
-	for _, s := range []string{"fell to 41.3 % in 2016", "between 6 and 11 ms", "$4.1 million, 50 000 people, 1·3 mg", "2100万人 2016年", "about 300, ~5, two exits, 1,2,3.4.5"} {
+	for _, s := range []string{"fell to 41.3 % in 2016", "between 6 and 11 ms", "$4.1 million, 50 000 people, 1·3 mg", "2100万人 2016年", "about 300, ~5, two exits, 1,2,3.4.5",
+		"70B, 1.5M, 3k, 3x, 3×, three-fold, 5 percentage points", "from 10 to 20 ms, 10–20%, -15 °C, $2 trillion, by 5%", "10 −6 times, 0 .05 − 0.1%"} {
 		f.Add(s, int64(1234))
 	}
 	f.Fuzz(func(t *testing.T, text string, n int64) {
@@ -35,6 +36,17 @@ func FuzzQuantities(f *testing.F) {
 			}
 			if math.IsNaN(q.Value) || math.IsInf(q.Value, 0) || !(q.Tol >= 0) {
 				t.Fatalf("value %v tol %v", q.Value, q.Tol)
+			}
+		}
+		for _, a := range Amounts(text, toks) {
+			if a.Start < 0 || a.Start >= a.End || a.End > len(text) {
+				t.Fatalf("Amounts: span [%d,%d) outside %d bytes", a.Start, a.End, len(text))
+			}
+			if !(a.Lo <= a.Hi) || math.IsInf(a.Lo, 0) || math.IsInf(a.Hi, 0) {
+				t.Fatalf("Amounts: %q reads %v..%v", text[a.Start:a.End], a.Lo, a.Hi)
+			}
+			if a.Unit == "" || len(toks) > 0 && (a.Tok < 0 || a.Tok >= len(toks)) {
+				t.Fatalf("Amounts: %q unit %q tok %d of %d", text[a.Start:a.End], a.Unit, a.Tok, len(toks))
 			}
 		}
 		// Round trip: a number written in a sentence is read back.

@@ -74,7 +74,7 @@ func (a *Analyzer) Tokenize(text string) []Token {
 		switch {
 		case r == utf8.RuneError && size <= 1:
 			i++
-		case isCJKLetter(r):
+		case IsCJKLetter(r):
 			i = a.cjk(text, i, &toks)
 		case unicode.IsDigit(r):
 			i = a.number(text, i, &toks)
@@ -88,18 +88,24 @@ func (a *Analyzer) Tokenize(text string) []Token {
 }
 
 // word scans a run of letters and digits with internal apostrophes
-// ("Bieber's", "don't"). Hyphens split words ("fresh-frozen" is two).
+// ("Bieber's", "don't"), and decimal points when it starts with a digit
+// ("1.5M" is one word, not "1" and "5m"). Hyphens split words
+// ("fresh-frozen" is two).
 func (a *Analyzer) word(text string, start int, toks *[]Token) int {
 	i := start
 	for i < len(text) {
 		r, size := utf8.DecodeRuneInString(text[i:])
-		if unicode.IsLetter(r) && !isCJKLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+		if unicode.IsLetter(r) && !IsCJKLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
 			i += size
+			continue
+		}
+		if r == '.' && i > start && i+1 < len(text) && isDigit(text[start]) && isDigit(text[i-1]) && isDigit(text[i+1]) {
+			i++ // a decimal point in a number glued to letters: "1.5M", "2.5Rb", "7.5μm"
 			continue
 		}
 		if isApostrophe(r) && i+size < len(text) {
 			next, _ := utf8.DecodeRuneInString(text[i+size:])
-			if unicode.IsLetter(next) && !isCJKLetter(next) {
+			if unicode.IsLetter(next) && !IsCJKLetter(next) {
 				i += size
 				continue
 			}
@@ -136,7 +142,7 @@ func (a *Analyzer) number(text string, start int, toks *[]Token) int {
 	}
 	if i < len(text) {
 		r, _ := utf8.DecodeRuneInString(text[i:])
-		if unicode.IsLetter(r) && !isCJKLetter(r) {
+		if unicode.IsLetter(r) && !IsCJKLetter(r) {
 			return a.word(text, start, toks)
 		}
 	}
@@ -151,7 +157,7 @@ func (a *Analyzer) cjk(text string, start int, toks *[]Token) int {
 	i := start
 	for i < len(text) {
 		r, size := utf8.DecodeRuneInString(text[i:])
-		if !isCJKLetter(r) {
+		if !IsCJKLetter(r) {
 			break
 		}
 		offs = append(offs, i)
@@ -207,10 +213,11 @@ func NormalizeNumber(lit string) string {
 	return strings.ReplaceAll(lit, ",", "")
 }
 
-// isCJKLetter is the tokenizer's test for a Han, Kana or Hangul character
-// (IsCJK, the splitter's, also takes a few CJK punctuation marks).
-func isCJKLetter(r rune) bool {
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+// IsCJKLetter is the tokenizer's test for a Han, Kana or Hangul character
+// (IsCJK, the splitter's, also takes a few CJK punctuation marks); prov's
+// word count counts each as one word.
+func IsCJKLetter(r rune) bool {
+	return r >= 0x1100 && unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
 		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
 }
 
@@ -231,3 +238,5 @@ func isASCIIWord(s string) bool {
 	}
 	return true
 }
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }

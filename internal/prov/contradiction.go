@@ -134,7 +134,8 @@ type analysed struct {
 	// scope[i] is true for the tokens of a negated scope; head[i] for the
 	// first content token of each scope.
 	scope, head []bool
-	qty         []quantity
+	// qty are lexical's amounts, Tok re-indexed to toks.
+	qty []lexical.Amount
 }
 
 // Detect finds conflicts between the texts. Conflicts come in the order of
@@ -174,14 +175,15 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 
 func (o Offline) analyse(texts []SourceText) []analysed {
 	var out []analysed
-	memo := make(map[string]string)
+	an := lexical.NewAnalyzer()
 	for si, t := range texts {
 		for _, s := range splitSentences(t.Text) {
 			text := t.Text[s.start:s.end]
 			if len(text) > 16*o.MaxWords || !prose(text) {
 				continue // far too long to be one statement, or not prose
 			}
-			toks := tokenize(text, 0, memo)
+			ltoks := an.Tokenize(text)
+			toks := tokenize(text, ltoks)
 			if len(toks) > o.MaxWords {
 				continue
 			}
@@ -198,7 +200,7 @@ func (o Offline) analyse(texts []SourceText) []analysed {
 			}
 			a := analysed{src: si, text: text, toks: toks, stems: stems}
 			a.scope, a.head = negationScopes(toks)
-			a.qty = quantities(text, toks)
+			a.qty = quantities(text, ltoks, toks)
 			out = append(out, a)
 		}
 	}

@@ -68,7 +68,7 @@ func TestMeasureConflicts(t *testing.T) {
 			}
 			for _, q := range a.qty {
 				nqty++
-				fmt.Fprintf(&sents, "  quantity %g-%g %q delta=%v\n", q.lo, q.hi, q.unit, q.delta)
+				fmt.Fprintf(&sents, "  quantity %g-%g %q delta=%v\n", q.Lo, q.Hi, q.Unit, q.Delta)
 			}
 		}
 		cs, err := (Offline{}).Detect(context.Background(), texts)

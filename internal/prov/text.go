@@ -3,14 +3,15 @@ package prov
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
 // countWords counts the words a reader reads in s: runs of letters and
 // digits, with every Han, Hiragana, Katakana or Hangul character counted as
-// one word (those scripts do not separate words with spaces).
+// one word (those scripts do not separate words with spaces). It is a
+// count for the AEff measure, not a tokenizer: "long-form" and "don't" are
+// one word each, where lexical.Tokenize reads two terms and CJK bigrams.
 func countWords(s string) int {
 	n := 0
 	in := false
@@ -29,7 +30,7 @@ func countWords(s string) int {
 			continue
 		}
 		switch {
-		case isIdeograph(r):
+		case lexical.IsCJKLetter(r):
 			n++
 			in = false
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
@@ -49,10 +50,6 @@ func countWords(s string) int {
 // CountWords returns the number of words a reader reads in s, as used by
 // the AEff words measure.
 func CountWords(s string) int { return countWords(s) }
-
-func isIdeograph(r rune) bool {
-	return r >= 0x1100 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
-}
 
 // sentence is a span of a text, [start, end) in bytes.
 type sentence struct{ start, end int }
@@ -102,89 +99,50 @@ type token struct {
 	caps bool
 }
 
-// tokenize splits s into word tokens. Hyphenated words are split into their
-// parts ("retrieval-augmented" → "retrieval", "augmented"); "n't" is kept
-// as a separate negation token "not". memo, when not nil, caches stems.
-func tokenize(s string, base int, memo map[string]string) []token {
-	var out []token
-	brk := false
-	i := 0
-	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) || isIdeograph(r) {
-			if strings.ContainsRune(",;:()[]—–", r) {
-				brk = true
-			}
-			i += size
+// tokenize reads the words of s with lexical's tokenizer (toks are
+// an.Tokenize(s)), as the detector needs them: a "…n't" contraction is its
+// word and a separate "not" ("didn't" → "did", "not"), so negation scopes
+// start at one token; CJK bigrams are left out (the detector compares
+// English sentences); a token records the punctuation before it (brk) and
+// capitals (caps).
+func tokenize(s string, toks []lexical.Token) []token {
+	out := make([]token, 0, len(toks))
+	prevEnd := 0
+	for _, t := range toks {
+		if t.Kind == lexical.CJK {
 			continue
 		}
-		j := i
-		for j < len(s) {
-			r2, size2 := utf8.DecodeRuneInString(s[j:])
-			if unicode.IsLetter(r2) && !isIdeograph(r2) || unicode.IsDigit(r2) {
-				j += size2
-				continue
-			}
-			// keep decimal points and apostrophes inside a word
-			if (r2 == '.' || r2 == '\'' || r2 == '’') && j+size2 < len(s) {
-				r3, _ := utf8.DecodeRuneInString(s[j+size2:])
-				if unicode.IsLetter(r3) || unicode.IsDigit(r3) {
-					j += size2
-					continue
-				}
-			}
-			break
-		}
-		orig := s[i:j]
-		w := strings.ToLower(orig)
-		w = strings.ReplaceAll(w, "’", "'")
+		brk := strings.ContainsAny(s[prevEnd:t.Start], ",;:()[]—–")
+		prevEnd = t.End
+		orig := s[t.Start:t.End]
+		w := strings.ReplaceAll(strings.ToLower(orig), "’", "'")
 		caps := len(orig) > 1 && orig == strings.ToUpper(orig) && w != orig
-		if strings.HasSuffix(w, "n't") {
-			stemWord := strings.TrimSuffix(w, "n't")
-			switch stemWord {
+		if base, ok := strings.CutSuffix(w, "n't"); ok && base != "" {
+			switch base {
 			case "ca":
-				stemWord = "can"
+				base = "can"
 			case "wo":
-				stemWord = "will"
+				base = "will"
 			}
-			out = append(out, token{word: stemWord, stem: stemCached(stemWord, memo), pos: base + i, brk: brk, caps: caps})
-			out = append(out, token{word: "not", pos: base + i, caps: caps})
-		} else {
-			out = append(out, token{word: w, stem: stemCached(w, memo), pos: base + i, brk: brk, caps: caps})
+			out = append(out, token{word: base, stem: stemOf(base, lexical.Stem(base), lexical.IsStopWord(base)), pos: t.Start, brk: brk, caps: caps})
+			out = append(out, token{word: "not", pos: t.Start, caps: caps})
+			continue
 		}
-		brk = false
-		i = j
+		out = append(out, token{word: w, stem: stemOf(w, t.Term, t.Stop), pos: t.Start, brk: brk, caps: caps})
 	}
 	return out
 }
 
-func stemCached(w string, memo map[string]string) string {
-	if memo == nil {
-		return stemOf(w)
-	}
-	st, ok := memo[w]
-	if !ok {
-		st = stemOf(w)
-		memo[w] = st
-	}
-	return st
-}
-
-// stemOf returns the stem of a content word, or "" for stop words, numbers
-// and single letters.
-func stemOf(w string) string {
-	if len(w) < 2 || lexical.IsStopWord(w) || lexical.IsNegation(w) || topicless[w] || isNumberWord(w) {
+// stemOf returns the stem of a content word (term is lexical's), or "" for
+// stop words, negations, numbers and single letters.
+func stemOf(w, term string, stop bool) string {
+	if len(w) < 2 || stop || lexical.IsNegation(w) || topicless[w] || isNumberWord(w) {
 		return ""
 	}
 	if l, ok := irregular[w]; ok {
 		return l
 	}
-	for i := 0; i < len(w); i++ {
-		if w[i] >= utf8.RuneSelf {
-			return w // not English: keep the word as is
-		}
-	}
-	return lexical.Stem(w)
+	return term
 }
 
 func isNumberWord(w string) bool {

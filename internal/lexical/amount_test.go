@@ -1,0 +1,100 @@
+package lexical
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestAmounts(t *testing.T) {
+	type amt struct {
+		Lit    string
+		Lo, Hi float64
+		Unit   string
+		Delta  bool
+	}
+	for _, tc := range []struct {
+		text string
+		want []amt
+	}{
+		{"a 70B parameter model", []amt{{"70B", 7e10, 7e10, "n:paramet", false}}},
+		{"1.5M downloads and 3k stars", []amt{{"1.5M", 1.5e6, 1.5e6, "n:download", false}, {"3k", 3e3, 3e3, "n:star", false}}},
+		{"1.5 million users", []amt{{"1.5 million", 1.5e6, 1.5e6, "n:user", false}}},
+		{"spending of $2 trillion", []amt{{"$2 trillion", 2e12, 2e12, "$", false}}},
+		{"it is 3x faster", []amt{{"3x", 3, 3, "x", true}}},
+		{"it is 3× faster", []amt{{"3×", 3, 3, "x", true}}},
+		{"a three-fold rise", []amt{{"three-fold", 3, 3, "x", true}}},
+		{"a 2-fold change", []amt{{"2-fold", 2, 2, "x", false}}},
+		{"accuracy of 12%", []amt{{"12%", 12, 12, "%", false}}},
+		{"accuracy of 12 per cent", []amt{{"12 per cent", 12, 12, "%", false}}},
+		{"a share of 0.12", nil}, // a bare number: no unit to compare by
+		{"gained 5 percentage points", []amt{{"5 percentage points", 5, 5, "pp", true}}},
+		{"latency went from 10 to 20 ms", []amt{{"10 to 20 ms", 10, 20, "ms", false}}},
+		{"from 10 to 20", nil},
+		{"10–20", nil},
+		{"10–20% of cases", []amt{{"10–20%", 10, 20, "%", false}}},
+		{"4.0 − 4.6% thresholds", []amt{{"4.0 − 4.6%", 4, 4.6, "%", false}}},
+		{"it froze at -15 °C", []amt{{"-15 °C", -15, -15, "°C", false}}},
+		{"between -10°C to +50°C", []amt{{"-10°C to +50°C", -10, 50, "°C", false}}},
+		{"cooled to 300 K and a 300K budget", []amt{{"300 K", 300, 300, "K", false}, {"300K", 3e5, 3e5, "n:budget", false}}},
+		{"improved by 5%", []amt{{"5%", 5, 5, "%", true}}},
+		{"took 120 ms, or 2 hours", []amt{{"120 ms", 120, 120, "ms", false}, {"2 hours", 2, 2, "h", false}}},
+		{"GPT-4 and H100 and v2.1", nil},
+		{"≈ 10 −6 times", []amt{{"6 times", 6, 6, "x", false}}},
+		{"the 4k, a simple filter", nil},
+		{"1" + strings.Repeat("0", 305) + " trillion dollars", nil}, // beyond float64 // the counted word is in the same clause
+	} {
+		var got []amt
+		for _, a := range Amounts(tc.text, Tokenize(tc.text)) {
+			got = append(got, amt{tc.text[a.Start:a.End], a.Lo, a.Hi, a.Unit, a.Delta})
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("Amounts(%q) (-want +got):\n%s", tc.text, diff)
+		}
+	}
+}
+
+// TestQuantitiesForms: the judge's view reads the same forms one number at
+// a time, bare numbers included.
+func TestQuantitiesForms(t *testing.T) {
+	type qty struct {
+		Lit     string
+		Value   float64
+		Unit    string
+		RangeTo bool
+	}
+	for _, tc := range []struct {
+		text string
+		want []qty
+	}{
+		{"1.5 million users", []qty{{"1.5", 1.5e6, "user", false}}},
+		{"spending of $2 trillion", []qty{{"2", 2e12, "$", false}}},
+		{"accuracy of 12%", []qty{{"12", 12, "%", false}}},
+		{"a share of 0.12", []qty{{"0.12", 0.12, "", false}}},
+		{"from 10 to 20", []qty{{"10", 10, "", true}, {"20", 20, "", false}}},
+		{"10–20", []qty{{"10", 10, "", true}, {"20", 20, "", false}}},
+		{"improved by 5%", []qty{{"5", 5, "%", false}}},
+		{"two exits", []qty{{"two", 2, "exit", false}}},
+	} {
+		var got []qty
+		for _, q := range Quantities(tc.text, Tokenize(tc.text)) {
+			got = append(got, qty{q.Lit, q.Value, q.Unit, q.RangeTo})
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("Quantities(%q) (-want +got):\n%s", tc.text, diff)
+		}
+	}
+}
+
+func TestTokenizeDecimalGlued(t *testing.T) {
+	text := "a 1.5M budget, 2.5Rb apart, e.g. 3.2"
+	var got []string
+	for _, tk := range Tokenize(text) {
+		got = append(got, text[tk.Start:tk.End])
+	}
+	want := []string{"a", "1.5M", "budget", "2.5Rb", "apart", "e", "g", "3.2"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Tokenize(%q) (-want +got):\n%s", text, diff)
+	}
+}
