@@ -99,6 +99,33 @@ func TestDefaultCalibrationReproduces(t *testing.T) {
 	}
 }
 
+// TestCitingCalibrationReproduces refits on Citation-Integrity's train
+// split alone and requires calibration_citing.json, the calibration for
+// biomedical citing sentences that a user chooses with --calibration, to
+// be exactly that fit.
+func TestCitingCalibrationReproduces(t *testing.T) {
+	if testing.Short() {
+		t.Skip("refits the calibration (seconds); skipped with -short")
+	}
+	pairs, err := labels.ReadFile(filepath.Join(sharedtest.Dir(t, "labels"), "citint", "claims_train.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Calibrate(context.Background(), pairs, CalibrateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := LoadCalibration("calibration_citing.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Fit.Split = string(labels.SplitCalib)
+	ignore := cmpopts.IgnoreFields(Fit{}, "Command", "Labels", "Whole")
+	if diff := cmp.Diff(want, got, ignore, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
+		t.Errorf("refit differs from calibration_citing.json (-shipped +refit); rerun judge calibrate:\n%s", diff)
+	}
+}
+
 func BenchmarkJudgeSourceWiCE(b *testing.B) {
 	pairs := sharedLabels(b, labels.SplitAll)
 	var wice []labels.Pair
