@@ -17,6 +17,12 @@ import (
 //go:embed calibration.json
 var defaultCalibration []byte
 
+// calibration_citing.json, beside it, is the same command's fit on
+// Citation-Integrity's train split alone: thresholds for biomedical citing
+// sentences judged against a cited abstract, which score lower than web
+// claims against their pages. It is not embedded; a user chooses it with
+// --calibration (TestCitingCalibrationReproduces keeps it the fit).
+
 // CalibrationVersion is the version of the calibration file format and of
 // the feature definitions it was fitted against. A file of another version
 // is rejected: its thresholds would mean something else.

@@ -31,7 +31,10 @@
 // judge calibrate` on the calibration half of the shared AttributionBench
 // and WiCE labels (labels.SplitCalib), the contradiction threshold chosen
 // for the precision of contradicted with Citation-Integrity's train split
-// added (see Calibrate and docs/judges.md for the figures). The cues
+// added (see Calibrate and docs/judges.md for the figures);
+// calibration_citing.json, fitted on Citation-Integrity's train split
+// alone, is for biomedical citing sentences and is chosen, never the
+// default, with --calibration. The cues
 // catch the minimal pairs of testdata/minimalpairs, but on real
 // refutations, which mostly say that the cited paper does not back the
 // sentence rather than state its negation, they rarely fire.
