@@ -107,7 +107,7 @@ type Options struct {
 	// Metadata is the last rung of the metadata ladder: a model reading the
 	// start of a fetched page that looks scholarly but that no identifier,
 	// meta tag or scholarly API identified. It returns what the page
-	// confirms (judge.CheckGuess); nil skips the rung. MetadataName
+	// confirms (identify.CheckGuess); nil skips the rung. MetadataName
 	// identifies it in the run identity.
 	Metadata     func(ctx context.Context, page MetadataPage) (MetadataGuess, error)
 	MetadataName string

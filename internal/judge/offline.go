@@ -1,7 +1,7 @@
-// Package judge decides whether a source supports a claim, filters
-// check-worthy claims, fact-checks non-cited claims by ensemble vote, tests
-// two-way entailment for the contradiction detector, and measures judges
-// against human labels.
+// Package judge decides whether a source supports a cited claim and
+// measures judges against human labels. Non-cited claims are fact-checked
+// by package factcheck, two-way entailment for the contradiction detector
+// is package entail, and identifying a scholarly page is package identify.
 //
 // Three cited-statement judges share one method, JudgeSource (all claims
 // citing one source at once): the deterministic Offline judge; LLMJudge,
