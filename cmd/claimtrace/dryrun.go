@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -88,27 +87,6 @@ func (placeholderSearch) Search(_ context.Context, _ string, n int) ([]search.Re
 	return out, nil
 }
 
-// referenceCalls estimates the released ReportBench code's LLM calls for the
-// same reports (REFERENCE.md A2): 2B + 2C + U + 6N, with B blocks of 16 KiB,
-// C (claim, URL) pairs, U unique URLs, N check-worthy non-cited claims.
-func referenceCalls(results []*eval.Result) (calls, blocks, pairs, urls, nonCited int) {
-	for _, r := range results {
-		if r == nil {
-			continue
-		}
-		b := int(math.Ceil(float64(r.Stats.Bytes) / 16384))
-		blocks += b
-		urls += r.Stats.DistinctURLs
-		for _, c := range r.Claims {
-			pairs += len(c.Citations)
-		}
-		if r.NonCited != nil {
-			nonCited += r.NonCited.CheckWorthy
-		}
-	}
-	return 2*blocks + 2*pairs + urls + 6*nonCited, blocks, pairs, urls, nonCited
-}
-
 // printDryRun prints what a run would cost.
 func printDryRun(w io.Writer, d *llm.DryRun, results []*eval.Result) {
 	stages := d.Stages()
@@ -121,9 +99,9 @@ func printDryRun(w io.Writer, d *llm.DryRun, results []*eval.Result) {
 	total := d.Total()
 	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%s\t\n", total.Calls, total.InputTokens, total.OutputTokens, usd(total))
 	tw.Flush()
-	ref, b, c, u, n := referenceCalls(results)
+	ref := eval.ReferenceEstimate(results)
 	fmt.Fprintf(w, "\nthe released ReportBench code would make about %d calls for these reports (2B + 2C + U + 6N with B=%d blocks, C=%d claim–URL pairs, U=%d URLs, N=%d check-worthy non-cited claims)\n",
-		ref, b, c, u, n)
+		ref.Calls, ref.Blocks, ref.Pairs, ref.URLs, ref.NonCited)
 	fmt.Fprintln(w, "estimates count input as bytes/4 and output as each request's token cap; cached answers would cost nothing. Nothing was sent.")
 }
 

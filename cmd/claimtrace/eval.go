@@ -228,9 +228,8 @@ func (a *app) dryEval(ctx context.Context, f evalFlags, opts eval.Options, rc Ru
 		}
 	}
 	if f.json {
-		calls, b, c, u, n := referenceCalls(results)
 		return writeIndentedJSON(a.stdout, map[string]any{"reports": sum.Reports, "stages": stages,
-			"reference": map[string]int{"calls": calls, "blocks": b, "pairs": c, "urls": u, "non_cited": n}})
+			"reference": eval.ReferenceEstimate(results)})
 	}
 	fmt.Fprintf(a.stdout, "dry run over %d reports (%d failed to load):\n\n", sum.Reports, sum.ReportsFailed)
 	if len(stages) == 0 {
