@@ -207,6 +207,11 @@ func Amounts(text string, toks []Token) []Amount {
 				scale = s
 			}
 		}
+		if group(reCur) != "" && scale == 1 && strings.HasPrefix(text[m[1]:], "m") {
+			if r, _ := utf8.DecodeRuneInString(text[m[1]+1:]); !isNameRune(r) {
+				scale, m[1] = 1e6, m[1]+1 // "$923m", "£89m": money in millions
+			}
+		}
 		if unit == "" && scale == 1 {
 			continue
 		}

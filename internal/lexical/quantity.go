@@ -46,6 +46,7 @@ func Quantities(text string, toks []Token) []Quantity {
 	for i, t := range toks {
 		var v float64
 		decimals := 0
+		var glued gluedNumber
 		if t.Kind == Number && partOfNumber(text, toks, i) {
 			continue // read with the number it continues
 		}
@@ -61,11 +62,15 @@ func Quantities(text string, toks []Token) []Quantity {
 				decimals = len(frac)
 			}
 		case Word:
-			n, ok := spelledNumber(strings.ToLower(text[t.Start:t.End]))
+			if n, ok := spelledNumber(strings.ToLower(text[t.Start:t.End])); ok {
+				v = n
+				break
+			}
+			g, ok := gluedAt(text, t)
 			if !ok {
 				continue
 			}
-			v = n
+			v, decimals, glued = g.value, g.decimals, g
 		default:
 			continue
 		}
@@ -77,17 +82,25 @@ func Quantities(text string, toks []Token) []Quantity {
 		q := Quantity{Lit: text[t.Start:t.End], Value: v, Tok: i}
 		mult := 1.0
 		next := last + 1
-		cjkUnit := ""
+		fixedUnit := ""
 		switch rest := text[t.End:]; {
+		case glued.suffix != "":
+			// "70B parameters" reads as "70 billion parameters"; "120ms"
+			// as "120 ms", its unit the suffix and never the next word.
+			if mult = suffixScale(glued.suffix); mult != 1 {
+				q.Scale = scaleWord(mult)
+			} else {
+				fixedUnit = Stem(strings.ToLower(glued.suffix))
+			}
 		case strings.HasPrefix(rest, "万"): // "2100万人"
 			mult = 1e4
 		case strings.HasPrefix(rest, "亿"):
 			mult = 1e8
 		case strings.HasPrefix(rest, "年"): // "2016年"
-			cjkUnit = UnitYear
+			fixedUnit = UnitYear
 		case next < len(toks) && Adjacent(text, toks[last], toks[next]):
 			if mult = wordMultiplier(text[toks[next].Start:toks[next].End]); mult != 1 {
-				q.Scale = strings.ToLower(text[toks[next].Start:toks[next].End])
+				q.Scale = scaleWord(mult) // "millions", "mn" and "M" are one scale
 				next++
 			}
 		}
@@ -96,8 +109,8 @@ func Quantities(text string, toks []Token) []Quantity {
 		before := strings.TrimRight(text[max(0, t.Start-4):t.Start], " ")
 		after := text[t.End:min(len(text), t.End+2)]
 		switch {
-		case cjkUnit != "":
-			q.Unit = cjkUnit
+		case fixedUnit != "":
+			q.Unit = fixedUnit
 		case strings.HasSuffix(before, "$"):
 			q.Unit = "$"
 		case strings.HasSuffix(before, "€"):
@@ -111,7 +124,7 @@ func Quantities(text string, toks []Token) []Quantity {
 			switch {
 			case w == "percent" || w == "per" && next+1 < len(toks) && strings.EqualFold(text[toks[next+1].Start:toks[next+1].End], "cent"):
 				q.Unit = "%"
-			case !toks[next].Stop:
+			case !toks[next].Stop && !isDigitByte(text[toks[next].Start]): // "10-20ms": not the unit of 10
 				q.Unit = toks[next].Term
 				if n2 := next + 1; n2 < len(toks) && toks[n2].Kind == Word && !toks[n2].Stop && Adjacent(text, toks[next], toks[n2]) {
 					q.Unit2 = toks[n2].Term
@@ -226,11 +239,15 @@ func leadWords(text string, toks []Token, i int) []string {
 // next number follows after "-", "–", "to", or "and" after "between",
 // with at most a percent sign or scale word between.
 func rangeFollows(text string, toks []Token, i int) bool {
+	isNumber := func(t Token) bool {
+		_, glued := gluedAt(text, t)
+		return t.Kind == Number || glued
+	}
 	k := i + 1
-	for k < len(toks) && k <= i+3 && toks[k].Kind != Number {
+	for k < len(toks) && k <= i+3 && !isNumber(toks[k]) {
 		k++
 	}
-	if k >= len(toks) || toks[k].Kind != Number {
+	if k >= len(toks) || !isNumber(toks[k]) {
 		return false
 	}
 	gap := strings.ToLower(text[toks[i].End:toks[k].Start])
@@ -336,4 +353,68 @@ func wordMultiplier(w string) float64 {
 		return 1e12
 	}
 	return 1
+}
+
+// gluedNumber is a number with a scale or unit glued to it in one word
+// token: "70B", "1.5M", "3k", "120ms", "100km", "3x", "3.6GB".
+type gluedNumber struct {
+	value    float64
+	decimals int
+	suffix   string
+}
+
+// gluedSuffixes are the suffixes a glued number may carry: the scales
+// Amounts reads ("K" glued is a count, not kelvin) and units that cannot
+// be read otherwise. Ambiguous ones are left out: "s" ("the 1990s"), "m"
+// (metres or millions), "h", "b", and anything else ("3D", "2nd", "5G").
+var gluedSuffixes = wordSet(`K k M B T bn mn x X pp PP ms km kg mg cm mm kb KB mb MB gb GB tb TB`)
+
+// gluedAt reads token t as a glued number. A word that continues a number
+// ("1,500M" tokenized as "1" and "500M") or a name ("Llama-2-70B" is a
+// model, though its size is still read) is checked by its first character:
+// after a digit and a comma or point it is part of a longer literal.
+func gluedAt(text string, t Token) (gluedNumber, bool) {
+	if t.Kind != Word || !isDigitByte(text[t.Start]) {
+		return gluedNumber{}, false
+	}
+	if t.Start >= 2 && (text[t.Start-1] == ',' || text[t.Start-1] == '.') && isDigitByte(text[t.Start-2]) {
+		return gluedNumber{}, false // the tail of a longer literal
+	}
+	w := text[t.Start:t.End]
+	n := 0
+	for n < len(w) && (isDigitByte(w[n]) || (w[n] == '.' || w[n] == ',') && n+1 < len(w) && isDigitByte(w[n+1])) {
+		n++
+	}
+	suffix := w[n:]
+	if suffix == "m" && t.Start > 0 && strings.ContainsAny(text[max(0, t.Start-3):t.Start], "$€£") {
+		suffix = "M" // "$923m" is money in millions, not metres
+	}
+	if !gluedSuffixes[suffix] {
+		return gluedNumber{}, false
+	}
+	v, err := strconv.ParseFloat(NormalizeNumber(w[:n]), 64)
+	if err != nil || math.IsInf(v, 0) {
+		return gluedNumber{}, false
+	}
+	g := gluedNumber{value: v, suffix: suffix}
+	if _, frac, ok := strings.Cut(w[:n], "."); ok {
+		g.decimals = len(frac)
+	}
+	return g, true
+}
+
+// scaleWord names a scale value as Quantity.Scale spells it, so that "70B"
+// and "70 billion" have the same scale.
+func scaleWord(mult float64) string {
+	switch mult {
+	case 1e3:
+		return "thousand"
+	case 1e6:
+		return "million"
+	case 1e9:
+		return "billion"
+	case 1e12:
+		return "trillion"
+	}
+	return ""
 }

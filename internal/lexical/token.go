@@ -88,8 +88,9 @@ func (a *Analyzer) Tokenize(text string) []Token {
 }
 
 // word scans a run of letters and digits with internal apostrophes
-// ("Bieber's", "don't"), and decimal points when it starts with a digit
-// ("1.5M" is one word, not "1" and "5m"). Hyphens split words
+// ("Bieber's", "don't"), and decimal points and thousands commas when it
+// starts with a digit ("1.5M" is one word, not "1" and "5m"; so is
+// "1,500M"). Hyphens split words
 // ("fresh-frozen" is two).
 func (a *Analyzer) word(text string, start int, toks *[]Token) int {
 	i := start
@@ -99,8 +100,8 @@ func (a *Analyzer) word(text string, start int, toks *[]Token) int {
 			i += size
 			continue
 		}
-		if r == '.' && i > start && i+1 < len(text) && isDigit(text[start]) && isDigit(text[i-1]) && isDigit(text[i+1]) {
-			i++ // a decimal point in a number glued to letters: "1.5M", "2.5Rb", "7.5μm"
+		if (r == '.' || r == ',') && i > start && i+1 < len(text) && isDigit(text[start]) && isDigit(text[i-1]) && isDigit(text[i+1]) {
+			i++ // a decimal point or thousands comma in a number glued to letters: "1.5M", "2.5Rb", "7.5μm", "1,500M"
 			continue
 		}
 		if isApostrophe(r) && i+size < len(text) {
