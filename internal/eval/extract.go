@@ -7,14 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/lexical"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -204,17 +203,15 @@ func dice(a, b string) float64 {
 	return 2 * float64(n) / float64(len(wa)+len(wb))
 }
 
-var stopWords = map[string]bool{
-	"the": true, "a": true, "an": true, "of": true, "and": true, "or": true, "in": true, "on": true, "to": true,
-	"for": true, "with": true, "by": true, "is": true, "are": true, "was": true, "were": true, "be": true, "as": true,
-	"at": true, "that": true, "this": true, "it": true, "its": true, "from": true, "has": true, "have": true,
-}
-
+// contentWords are the stemmed content words of s as the judge reads them
+// (lexical.Tokenize: stop words dropped, CJK text as character bigrams),
+// so that a model's rewording ("reduced" for "reduces") and Chinese
+// statements still place.
 func contentWords(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if !stopWords[w] {
-			out[w] = true
+	for _, t := range lexical.Tokenize(s) {
+		if !t.Stop {
+			out[t.Term] = true
 		}
 	}
 	return out

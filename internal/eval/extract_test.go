@@ -120,3 +120,23 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestDicePlacesRewording: a model's statement places on the report's
+// sentence when it rewords the verb or is Chinese, and not on an unrelated
+// sentence.
+func TestDicePlacesRewording(t *testing.T) {
+	for _, tc := range []struct {
+		a, b  string
+		place bool
+	}{
+		{"Statins reduced the risk of stroke in older adults.", "Statin use reduces stroke risk in older adults.", true},
+		{"中国中等收入群体约有4亿人。", "目前中国中等收入群体规模约为4亿人。", true},
+		{"Statins reduced the risk of stroke in older adults.", "The survey covered 100 km of coastline.", false},
+		{"中国中等收入群体约有4亿人。", "该研究覆盖了沿海一百公里。", false},
+	} {
+		d := dice(tc.a, tc.b)
+		if (d >= placeThreshold) != tc.place {
+			t.Errorf("dice(%q, %q) = %.2f, want placed = %v (threshold %.2f)", tc.a, tc.b, d, tc.place, placeThreshold)
+		}
+	}
+}
