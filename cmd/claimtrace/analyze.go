@@ -292,7 +292,7 @@ func (a *app) runQuality(ctx context.Context, f qualityFlags) error {
 	if err != nil {
 		return err
 	}
-	opt := analysis.QualityOptions{MaxReportChars: f.maxChars}
+	opt := analysis.QualityOptions{MaxReportChars: f.maxChars, Load: a.loadReport}
 	st, err := a.openStore(ctx, f.store)
 	if err != nil {
 		return err
@@ -429,7 +429,7 @@ func rubricScore(v *float64) string {
 // (analysis.QualityJudge.Estimate); requests the store's cache already
 // answered cost nothing.
 func (a *app) dryQuality(ctx context.Context, j *analysis.QualityJudge, st *store.Store, ds *dataset.Dataset, dirs []string, asJSON bool) error {
-	lines, err := j.Estimate(ctx, ds, dirs, analysis.EstimateOptions{Load: a.loadReport, Cache: st.LLMCache()})
+	lines, err := j.Estimate(ctx, ds, dirs, analysis.EstimateOptions{Cache: st.LLMCache()})
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/llm"
-	"github.com/claimtrace/claimtrace/internal/report"
 )
 
 // QualityEstimate is what scoring one system's reports on the rubric
@@ -30,8 +29,9 @@ type QualityEstimate struct {
 
 // EstimateOptions configure QualityJudge.Estimate.
 type EstimateOptions struct {
-	// Load reads a report file's text (default report.Load); the caller
-	// passes its own to apply its input checks.
+	// Load reads a report file's text (default the judge's
+	// QualityOptions.Load); the caller passes its own to apply its input
+	// checks.
 	Load func(path string) (string, error)
 	// Cache, if set, holds the answers already paid for.
 	Cache llm.Cache
@@ -44,7 +44,7 @@ type EstimateOptions struct {
 func (j *QualityJudge) Estimate(ctx context.Context, ds *dataset.Dataset, dirs []string, opt EstimateOptions) ([]QualityEstimate, error) {
 	load := opt.Load
 	if load == nil {
-		load = report.Load
+		load = j.load
 	}
 	var out []QualityEstimate
 	for _, dir := range dirs {

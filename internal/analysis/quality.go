@@ -79,6 +79,10 @@ type QualityOptions struct {
 	// MaxTokens caps the answer (default 4096: room for a reasoning
 	// model's thinking).
 	MaxTokens int
+	// Load reads a report file's text (default report.Load); the caller
+	// passes its own to apply its input checks, for scoring and estimates
+	// alike.
+	Load func(path string) (string, error)
 }
 
 // Default rubric settings.
@@ -92,6 +96,14 @@ type QualityJudge struct {
 	c    *llm.Client
 	opt  QualityOptions
 	tmpl *prompts.Prompt
+}
+
+// load reads a report the way the options say.
+func (j *QualityJudge) load(path string) (string, error) {
+	if j.opt.Load != nil {
+		return j.opt.Load(path)
+	}
+	return report.Load(path)
 }
 
 // NewQualityJudge returns a judge calling c.
@@ -317,7 +329,7 @@ func (j *QualityJudge) ScoreReports(ctx context.Context, ds *dataset.Dataset, di
 		g.Go(func() error {
 			s := QualityScore{Task: f.Task, File: f.Path, Status: "done"}
 			task, _ := ds.Task(f.Task)
-			text, err := report.Load(f.Path)
+			text, err := j.load(f.Path)
 			if err == nil {
 				var r Rubric
 				var ex Excerpt

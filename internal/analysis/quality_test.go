@@ -259,3 +259,45 @@ func TestQualityFatal(t *testing.T) {
 		t.Errorf("missing reports dir: %v", err)
 	}
 }
+
+// TestQualityLoadOption: scoring reads reports through the caller's input
+// check (QualityOptions.Load), so a limit it sets fails the report, and the
+// estimate reads through the same check.
+func TestQualityLoadOption(t *testing.T) {
+	dir := t.TempDir()
+	ds := writeDataset(t, filepath.Join(dir, "dataset"), map[string]string{
+		"2312.10997": "Please survey retrieval-augmented generation for large language models.",
+	})
+	reports := filepath.Join(dir, "o3")
+	os.MkdirAll(reports, 0o755)
+	os.WriteFile(filepath.Join(reports, "2312.10997.md"), []byte(goodReport), 0o644)
+	srv := llmtest.NewServer(t)
+	srv.Handle(func(_ context.Context, c llmtest.Call) llmtest.Reply {
+		return llmtest.Text(rubric([5]int{5, 4, 4, 3, 4}, false))
+	})
+	var read []string
+	load := func(path string) (string, error) {
+		read = append(read, filepath.Base(path))
+		return "", fmt.Errorf("report %s: over the 10-byte limit", path)
+	}
+	j, err := analysis.NewQualityJudge(fakeClient(t, srv, "k"), analysis.QualityOptions{Load: load})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := j.ScoreReports(t.Context(), ds, reports, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Scores) != 1 || run.Scores[0].Status != "failed" || !strings.Contains(run.Scores[0].Err, "10-byte limit") {
+		t.Errorf("scores = %+v, want the report failed by the caller's check", run.Scores)
+	}
+	if n := len(srv.Calls()); n != 0 {
+		t.Errorf("%d model calls for a report the check refused", n)
+	}
+	if _, err := j.Estimate(t.Context(), ds, []string{reports}, analysis.EstimateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"2312.10997.md", "2312.10997.md"}, read); diff != "" {
+		t.Errorf("files read through the check (-want +got):\n%s", diff)
+	}
+}
