@@ -95,7 +95,7 @@ for LLM judges.`,
 	fs.StringArrayVar(&f.whole, "whole", nil, "label file read whole, whatever --split says (a set's own dev split); repeatable")
 	fs.StringVar(&f.spec, "judge", "offline", "judge to score: offline, or a model (provider:model or a configured name)")
 	fs.StringVar(&f.promptsMode, "prompts", judge.PromptsClaimtrace, "LLM judge prompts: claimtrace (batched, verified quotes) or reportbench (the paper's A.4, one pair per call)")
-	fs.StringVar(&f.calPath, "calibration", "", "offline judge calibration file (default: the fitted one built in)")
+	fs.StringVar(&f.calPath, "calibration", "", calibrationHelp)
 	fs.StringVar(&f.split, "split", "all", "which half of each dataset: calib, test or all")
 	fs.BoolVar(&f.asJSON, "json", false, "print JSON")
 	fs.StringVar(&f.verdicts, "verdicts", "", "also write every pair's verdict to this JSONL file")
@@ -320,16 +320,16 @@ func readLabelFiles(files, whole []string, split string) ([]labels.Pair, labels.
 	return all, sp, nil
 }
 
+// calibrationHelp is the --calibration flag's help wherever it is taken.
+const calibrationHelp = "offline judge calibration: built-in default (web claims against their pages), built-in citing (biomedical citing sentences against cited abstracts), or a file written by judge calibrate"
+
 // newJudge builds the offline judge and says how it maps partial on
 // binary datasets. Model judges need a client: see openJudge.
 func newJudge(spec, calPath string) (judge.SourceJudge, bool, error) {
 	if spec != "offline" {
 		return nil, false, fmt.Errorf("judge %q: this command takes only --judge offline so far (claimtrace judge eval takes model judges): %w", spec, claimtrace.ErrInvalid)
 	}
-	cal, err := judge.DefaultCalibration()
-	if calPath != "" {
-		cal, err = judge.LoadCalibration(calPath)
-	}
+	cal, err := judge.OpenCalibration(calPath)
 	if err != nil {
 		return nil, false, err
 	}

@@ -39,7 +39,7 @@ type verifyFlags struct {
 
 func (v *verifyFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&v.judge, "judge", "offline", "cited-statement judge: offline (lexical, calibrated, no network), a model (openai:gpt-4o, a configured name) or none")
-	fs.StringVar(&v.calibration, "calibration", "", "offline judge calibration file (default: the fitted one built in; see claimtrace judge calibrate)")
+	fs.StringVar(&v.calibration, "calibration", "", calibrationHelp)
 	fs.StringVar(&v.prompts, "prompts", judge.PromptsClaimtrace, "model prompts: claimtrace (batched per source, passages first) or reportbench (the paper's A.4 prompts, one pair per call, for parity studies)")
 	fs.Float64Var(&v.tau, "tau", prov.DefaultTau, "PSnd threshold τ: a citation is sound when its strength ν > τ")
 	fs.Float64Var(&v.partialWeight, "partial-weight", 0.5, "what a partial verdict counts in the match rate")

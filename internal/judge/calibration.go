@@ -4,8 +4,11 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/claimtrace/claimtrace"
 )
@@ -17,11 +20,45 @@ import (
 //go:embed calibration.json
 var defaultCalibration []byte
 
-// calibration_citing.json, beside it, is the same command's fit on
-// Citation-Integrity's train split alone: thresholds for biomedical citing
-// sentences judged against a cited abstract, which score lower than web
-// claims against their pages. It is not embedded; a user chooses it with
-// --calibration (TestCitingCalibrationReproduces keeps it the fit).
+// citingCalibration is the same command's fit on Citation-Integrity's
+// train split alone: thresholds for biomedical citing sentences judged
+// against a cited abstract, which score lower than web claims against
+// their pages. A user chooses it with --calibration citing
+// (TestCitingCalibrationReproduces keeps it the fit).
+//
+//go:embed calibration_citing.json
+var citingCalibration []byte
+
+// builtinCalibrations are the calibrations built into the program, by the
+// name --calibration takes.
+var builtinCalibrations = map[string][]byte{
+	"default": defaultCalibration,
+	"citing":  citingCalibration,
+}
+
+// CalibrationNames lists the built-in calibrations' names, sorted.
+func CalibrationNames() []string { return []string{"citing", "default"} }
+
+// OpenCalibration returns the built-in calibration of that name ("" is
+// "default"), or else reads the calibration file at that path (write
+// "./citing" for a file of a built-in's name).
+func OpenCalibration(nameOrPath string) (Calibration, error) {
+	if nameOrPath == "" {
+		nameOrPath = "default"
+	}
+	if data, ok := builtinCalibrations[nameOrPath]; ok {
+		c, err := ParseCalibration(data)
+		if err != nil {
+			return Calibration{}, fmt.Errorf("built-in calibration %q: %w", nameOrPath, err)
+		}
+		return c, nil
+	}
+	if _, err := os.Stat(nameOrPath); errors.Is(err, fs.ErrNotExist) {
+		return Calibration{}, fmt.Errorf("calibration %q is neither built in (%s) nor a file: %w",
+			nameOrPath, strings.Join(CalibrationNames(), ", "), claimtrace.ErrInvalid)
+	}
+	return LoadCalibration(nameOrPath)
+}
 
 // CalibrationVersion is the version of the calibration file format and of
 // the feature definitions it was fitted against. A file of another version

@@ -2,11 +2,13 @@ package judge
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -183,5 +185,53 @@ func TestCalibrateErrors(t *testing.T) {
 	cancel()
 	if _, err := Calibrate(canceled, syntheticPairs(), CalibrateOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Calibrate(canceled) = %v, want context.Canceled", err)
+	}
+}
+
+// TestOpenCalibration: the built-in names are the files shipped beside the
+// package, "" is the default, anything else is a path, and a name that is
+// neither says so.
+func TestOpenCalibration(t *testing.T) {
+	for _, name := range CalibrationNames() {
+		got, err := OpenCalibration(name)
+		if err != nil {
+			t.Fatalf("OpenCalibration(%q): %v", name, err)
+		}
+		file := "calibration.json"
+		if name != "default" {
+			file = "calibration_" + name + ".json"
+		}
+		want, err := LoadCalibration(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("built-in %q differs from %s (-file +built-in):\n%s", name, file, diff)
+		}
+	}
+	def, err := OpenCalibration("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	citing, err := OpenCalibration("citing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmp.Equal(def, citing) {
+		t.Error("the citing calibration is the default one")
+	}
+	if d, _ := DefaultCalibration(); !cmp.Equal(d, def) {
+		t.Error(`OpenCalibration("") is not DefaultCalibration()`)
+	}
+	path := filepath.Join(t.TempDir(), "mine.json")
+	data, _ := json.Marshal(citing)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := OpenCalibration(path); err != nil || !cmp.Equal(got, citing) {
+		t.Errorf("OpenCalibration(file) = %+v, %v", got, err)
+	}
+	if _, err := OpenCalibration("biomed"); err == nil || !strings.Contains(err.Error(), "biomed") {
+		t.Errorf("OpenCalibration(unknown name) error = %v, want one naming it", err)
 	}
 }

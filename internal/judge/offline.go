@@ -34,7 +34,7 @@
 // added (see Calibrate and docs/judges.md for the figures);
 // calibration_citing.json, fitted on Citation-Integrity's train split
 // alone, is for biomedical citing sentences and is chosen, never the
-// default, with --calibration. The cues
+// default, with --calibration citing (OpenCalibration). The cues
 // catch the minimal pairs of testdata/minimalpairs, but on real
 // refutations, which mostly say that the cited paper does not back the
 // sentence rather than state its negation, they rarely fire.
