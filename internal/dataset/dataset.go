@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -62,30 +63,19 @@ func LoadDataset(dir string) (*Dataset, error) {
 		GTPath:   filepath.Join(filepath.Dir(taskPath), strings.TrimSuffix(filepath.Base(taskPath), ".jsonl")+"_GT"),
 		byID:     map[string]int{},
 	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), maxLine)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
-		var t claimtrace.Task
-		if err := json.Unmarshal(b, &t); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w: %v", taskPath, line, claimtrace.ErrInvalid, err)
-		}
+	err = eachLine(f, taskPath, func(t claimtrace.Task, line int) error {
 		if t.ArXivID == "" {
-			return nil, fmt.Errorf("%s:%d: %w: task without arxiv_id", taskPath, line, claimtrace.ErrInvalid)
+			return fmt.Errorf("%s:%d: %w: task without arxiv_id", taskPath, line, claimtrace.ErrInvalid)
 		}
 		if _, dup := d.byID[t.ArXivID]; dup {
-			return nil, fmt.Errorf("%s:%d: %w: duplicate task %s", taskPath, line, claimtrace.ErrInvalid, t.ArXivID)
+			return fmt.Errorf("%s:%d: %w: duplicate task %s", taskPath, line, claimtrace.ErrInvalid, t.ArXivID)
 		}
 		d.byID[t.ArXivID] = len(d.Tasks)
 		d.Tasks = append(d.Tasks, t)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", taskPath, line+1, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(d.Tasks) == 0 {
 		return nil, fmt.Errorf("%s: %w: no tasks", taskPath, claimtrace.ErrInvalid)
@@ -165,7 +155,21 @@ func (d *Dataset) GT(id string) ([]claimtrace.Reference, error) {
 	}
 	defer f.Close()
 	var refs []claimtrace.Reference
-	sc := bufio.NewScanner(f)
+	err = eachLine(f, p, func(r claimtrace.Reference, _ int) error {
+		refs = append(refs, r)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return refs, nil
+}
+
+// eachLine decodes each non-blank line of the JSONL file name (read from
+// r) as a T and hands it to fn with its line number. A line that does not
+// decode is an error naming the file and line.
+func eachLine[T any](r io.Reader, name string, fn func(v T, line int) error) error {
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
 	line := 0
 	for sc.Scan() {
@@ -174,14 +178,16 @@ func (d *Dataset) GT(id string) ([]claimtrace.Reference, error) {
 		if len(b) == 0 {
 			continue
 		}
-		var r claimtrace.Reference
-		if err := json.Unmarshal(b, &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w: %v", p, line, claimtrace.ErrInvalid, err)
+		var v T
+		if err := json.Unmarshal(b, &v); err != nil {
+			return fmt.Errorf("%s:%d: %w: %v", name, line, claimtrace.ErrInvalid, err)
 		}
-		refs = append(refs, r)
+		if err := fn(v, line); err != nil {
+			return err
+		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", p, line+1, err)
+		return fmt.Errorf("%s:%d: %w", name, line+1, err)
 	}
-	return refs, nil
+	return nil
 }
