@@ -207,9 +207,10 @@ func Amounts(text string, toks []Token) []Amount {
 				scale = s
 			}
 		}
-		if group(reCur) != "" && scale == 1 && strings.HasPrefix(text[m[1]:], "m") {
+		if group(reCur) != "" && scale == 1 && m[1] < len(text) && (text[m[1]] == 'm' || text[m[1]] == 'b') {
 			if r, _ := utf8.DecodeRuneInString(text[m[1]+1:]); !isNameRune(r) {
-				scale, m[1] = 1e6, m[1]+1 // "$923m", "£89m": money in millions
+				scale = map[byte]float64{'m': 1e6, 'b': 1e9}[text[m[1]]]
+				m[1]++ // "$923m", "£89m", "$13.3b": money in millions and billions
 			}
 		}
 		if unit == "" && scale == 1 {

@@ -386,8 +386,11 @@ func gluedAt(text string, t Token) (gluedNumber, bool) {
 		n++
 	}
 	suffix := w[n:]
-	if suffix == "m" && t.Start > 0 && strings.ContainsAny(text[max(0, t.Start-3):t.Start], "$€£") {
-		suffix = "M" // "$923m" is money in millions, not metres
+	for _, p := range []string{"'s", "’s"} {
+		suffix = strings.TrimSuffix(suffix, p) // "the $2B's"
+	}
+	if (suffix == "m" || suffix == "b") && strings.ContainsAny(text[max(0, t.Start-3):t.Start], "$€£") {
+		suffix = strings.ToUpper(suffix) // "$923m", "$13.3b": money in millions and billions, not metres
 	}
 	if !gluedSuffixes[suffix] {
 		return gluedNumber{}, false
