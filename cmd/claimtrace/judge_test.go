@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/judge"
 )
 
@@ -195,5 +196,27 @@ func TestRunJudgeEvalDirect(t *testing.T) {
 	f.promptsMode = judge.PromptsReportBench
 	if err := a.runJudgeEval(context.Background(), f); err == nil {
 		t.Error("--prompts reportbench with the offline judge: no error")
+	}
+}
+
+// TestEvalCalibrationName: eval's offline judge is named after its
+// calibration (the name keys the run and its stored verdicts), and the
+// built-in default by name is the plain offline judge's run.
+func TestEvalCalibrationName(t *testing.T) {
+	for cal, want := range map[string]string{"": "offline", "default": "offline", "citing": "offline+citing"} {
+		v := defaultVerify()
+		v.calibration = cal
+		var o eval.Options
+		if _, err := v.apply(t.Context(), &app{}, nil, &o, RunConfig{}); err != nil {
+			t.Fatalf("--calibration %q: %v", cal, err)
+		}
+		if o.JudgeName != want || o.Judge == nil {
+			t.Errorf("--calibration %q: judge %q (set: %v), want %q", cal, o.JudgeName, o.Judge != nil, want)
+		}
+	}
+	v := defaultVerify()
+	v.calibration = "biomed"
+	if _, err := v.apply(t.Context(), &app{}, nil, &eval.Options{}, RunConfig{}); err == nil || !strings.Contains(err.Error(), "citing, default") {
+		t.Errorf("--calibration biomed: error %v, want one listing the built-ins", err)
 	}
 }

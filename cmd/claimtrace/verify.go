@@ -138,7 +138,7 @@ func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval
 			return nil, err
 		}
 		o.Judge, o.JudgeName = j, "offline"
-		if v.calibration != "" {
+		if v.calibration != "" && v.calibration != "default" { // the default is the plain offline judge's run
 			o.JudgeName += "+" + v.calibration
 		}
 	default:

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/claimtrace/claimtrace"
@@ -37,7 +39,7 @@ var builtinCalibrations = map[string][]byte{
 }
 
 // CalibrationNames lists the built-in calibrations' names, sorted.
-func CalibrationNames() []string { return []string{"citing", "default"} }
+func CalibrationNames() []string { return slices.Sorted(maps.Keys(builtinCalibrations)) }
 
 // OpenCalibration returns the built-in calibration of that name ("" is
 // "default"), or else reads the calibration file at that path (write

@@ -1,8 +1,10 @@
 package lexical
 
 import (
+	"cmp"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -104,11 +106,13 @@ func amountUnit(s string) string {
 }
 
 // changeWords near a number make it a change rather than a level.
-var changeWords = wordSet(`by increase increased increases increasing decrease decreased decreases rise rose risen
+var changeWords = WordSet(`by increase increased increases increasing decrease decreased decreases rise rose risen
 fell fall falls drop dropped drops improve improved improves improvement gain gains gained reduce reduced reduces
 reduction boost boosted higher lower more less fewer faster slower up down`)
 
-func wordSet(s string) map[string]bool {
+// WordSet is the set of the space-separated words of s, for word lists
+// written as one string.
+func WordSet(s string) map[string]bool {
 	m := make(map[string]bool)
 	for _, w := range strings.Fields(s) {
 		m[w] = true
@@ -209,7 +213,7 @@ func Amounts(text string, toks []Token) []Amount {
 		}
 		if group(reCur) != "" && scale == 1 && m[1] < len(text) && (text[m[1]] == 'm' || text[m[1]] == 'b') {
 			if r, _ := utf8.DecodeRuneInString(text[m[1]+1:]); !isNameRune(r) {
-				scale = map[byte]float64{'m': 1e6, 'b': 1e9}[text[m[1]]]
+				scale = suffixScale(strings.ToUpper(text[m[1] : m[1]+1]))
 				m[1]++ // "$923m", "£89m", "$13.3b": money in millions and billions
 			}
 		}
@@ -247,20 +251,9 @@ func amountsSpelled(text string, toks []Token, out []Amount) []Amount {
 		out[i].Tok = lastTokenBefore(toks, out[i].End)
 		out[i].Delta = changeNear(text, toks, out[i].Tok)
 	}
-	if len(out) > 1 {
-		sortAmounts(out)
-	}
+	// In text order: the spelled "-fold" ones are read in a second pass.
+	slices.SortStableFunc(out, func(a, b Amount) int { return cmp.Compare(a.Start, b.Start) })
 	return out
-}
-
-// sortAmounts orders amounts by position (the spelled "-fold" ones are
-// read in a second pass).
-func sortAmounts(out []Amount) {
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].Start < out[j-1].Start; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
 }
 
 func isNameRune(r rune) bool {

@@ -366,13 +366,14 @@ type gluedNumber struct {
 // gluedSuffixes are the suffixes a glued number may carry: the scales
 // Amounts reads ("K" glued is a count, not kelvin) and units that cannot
 // be read otherwise. Ambiguous ones are left out: "s" ("the 1990s"), "m"
-// (metres or millions), "h", "b", and anything else ("3D", "2nd", "5G").
-var gluedSuffixes = wordSet(`K k M B T bn mn x X pp PP ms km kg mg cm mm kb KB mb MB gb GB tb TB`)
+// (metres or millions) and "b" unless after money (gluedAt), "h", and
+// anything else ("3D", "2nd", "5G").
+var gluedSuffixes = WordSet(`K k M B T bn mn x X pp PP ms km kg mg cm mm kb KB mb MB gb GB tb TB`)
 
-// gluedAt reads token t as a glued number. A word that continues a number
-// ("1,500M" tokenized as "1" and "500M") or a name ("Llama-2-70B" is a
-// model, though its size is still read) is checked by its first character:
-// after a digit and a comma or point it is part of a longer literal.
+// gluedAt reads token t as a glued number ("Llama-2-70B" is a model, though
+// its size is still read). A word right after a digit and a comma or point
+// is the tail of a longer literal, not a number of its own; a number part
+// that does not parse ("1.2.5M", a version) is none.
 func gluedAt(text string, t Token) (gluedNumber, bool) {
 	if t.Kind != Word || !isDigitByte(text[t.Start]) {
 		return gluedNumber{}, false

@@ -90,8 +90,7 @@ func (a *Analyzer) Tokenize(text string) []Token {
 // word scans a run of letters and digits with internal apostrophes
 // ("Bieber's", "don't"), and decimal points and thousands commas when it
 // starts with a digit ("1.5M" is one word, not "1" and "5m"; so is
-// "1,500M"). Hyphens split words
-// ("fresh-frozen" is two).
+// "1,500M"). Hyphens split words ("fresh-frozen" is two).
 func (a *Analyzer) word(text string, start int, toks *[]Token) int {
 	i := start
 	for i < len(text) {
@@ -100,7 +99,7 @@ func (a *Analyzer) word(text string, start int, toks *[]Token) int {
 			i += size
 			continue
 		}
-		if (r == '.' || r == ',') && i > start && i+1 < len(text) && isDigit(text[start]) && isDigit(text[i-1]) && isDigit(text[i+1]) {
+		if (r == '.' || r == ',') && i > start && i+1 < len(text) && isDigitByte(text[start]) && isDigitByte(text[i-1]) && isDigitByte(text[i+1]) {
 			i++ // a decimal point or thousands comma in a number glued to letters: "1.5M", "2.5Rb", "7.5μm", "1,500M"
 			continue
 		}
@@ -218,8 +217,8 @@ func NormalizeNumber(lit string) string {
 // (IsCJK, the splitter's, also takes a few CJK punctuation marks); prov's
 // word count counts each as one word.
 func IsCJKLetter(r rune) bool {
-	return r >= 0x1100 && unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
-		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
+	return r >= 0x1100 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r))
 }
 
 func isApostrophe(r rune) bool { return r == '\'' || r == '’' }
@@ -239,5 +238,3 @@ func isASCIIWord(s string) bool {
 	}
 	return true
 }
-
-func isDigit(b byte) bool { return b >= '0' && b <= '9' }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"github.com/claimtrace/claimtrace/internal/cputime"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claimtrace/claimtrace/internal/cputime"
 	"github.com/claimtrace/claimtrace/internal/sharedtest"
 )
 

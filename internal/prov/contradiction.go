@@ -3,11 +3,12 @@ package prov
 import (
 	"context"
 	"fmt"
-	"github.com/claimtrace/claimtrace/internal/lexical"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
 // SourceText is the text of one source handed to a contradiction detector:

@@ -50,7 +50,7 @@ func sharedContext(a *analysed, i int, b *analysed, j int) bool {
 
 // countVerbs are words that link a subject to a quantity ("spending reached
 // $600 billion"); they are not part of what the quantity measures.
-var countVerbs = toSet(`reach reaches reached hit hits total totals totalled totaled stood stands stand amount
+var countVerbs = lexical.WordSet(`reach reaches reached hit hits total totals totalled totaled stood stands stand amount
 amounts amounted rose fell grew was were is are be about around approximately nearly almost roughly
 over under only some scale scales million billion thousand trillion percent`)
 
