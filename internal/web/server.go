@@ -65,6 +65,11 @@ type Options struct {
 	Log *slog.Logger
 	// Now returns the current time (UTC); nil means time.Now.
 	Now func() time.Time
+	// PageClaims is how many claims one page of the audit view shows
+	// (1 to MaxPageClaims); 0 means DefaultPageClaims. A page also holds
+	// at most 128 KiB of report text, so that the page of a report of any
+	// size costs a bounded amount of work and memory.
+	PageClaims int
 }
 
 // Server is the web UI and JSON API. It is an http.Handler.
@@ -79,6 +84,8 @@ type Server struct {
 	now       func() time.Time
 	pages     map[string]*template.Template
 	mux       *http.ServeMux
+	// pageClaims is Options.PageClaims in force.
+	pageClaims int
 	// writeMu serializes the read-modify-write of timing units.
 	writeMu sync.Mutex
 	// heads caches the headline figures decoded from report units (run
@@ -112,6 +119,12 @@ func New(opts Options) (*Server, error) {
 	}
 	if s.now == nil {
 		s.now = func() time.Time { return time.Now().UTC() }
+	}
+	switch s.pageClaims = opts.PageClaims; {
+	case s.pageClaims == 0:
+		s.pageClaims = DefaultPageClaims
+	case s.pageClaims < 0 || s.pageClaims > MaxPageClaims:
+		return nil, fmt.Errorf("web server: %d claims a page, want 1 to %d: %w", opts.PageClaims, MaxPageClaims, claimtrace.ErrInvalid)
 	}
 	if opts.Token != "" {
 		if len(opts.Token) < MinTokenBytes {
