@@ -247,8 +247,8 @@ type auditPage struct {
 	Claims []claimRef
 	Legend []statusCount
 	// Reviewed and Disputed count the report's claims, on every page.
-	Reviewed int
-	Disputed int
+	Reviewed  int
+	Disputed  int
 	Effort    AuditEffort
 	Agreement Agreement
 	Panel     *claimPanel
