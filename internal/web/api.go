@@ -183,7 +183,7 @@ func (s *Server) apiPostTimings(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var p timingPost
-	if err := decodeBody(w, r, &p); err != nil {
+	if err := decodeBody(w, r, &p, timingBody); err != nil {
 		return err
 	}
 	l, err := s.loadReport(r.Context(), run, task)
@@ -208,7 +208,7 @@ func (s *Server) apiPostReview(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var p reviewPost
-	if err := decodeBody(w, r, &p); err != nil {
+	if err := decodeBody(w, r, &p, reviewBody); err != nil {
 		return err
 	}
 	l, err := s.loadReport(r.Context(), run, task)
