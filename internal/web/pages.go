@@ -22,7 +22,7 @@ import (
 
 // pageNames are the full pages; "fragment-panel" is the claim panel alone,
 // which the script loads when a claim is selected.
-var pageNames = []string{"runs.html", "run.html", "audit.html", "source.html", "error.html"}
+var pageNames = []string{"runs.html", "run.html", "audit.html", "source.html", "graph.html", "error.html"}
 
 // staticPages are the pages of a static export (Server.Export).
 var staticPages = []string{"static-run.html", "static-audit.html"}
@@ -32,6 +32,7 @@ func parsePages() (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
 		"pct": pct, "dec": dec, "duration": duration, "plural": plural, "trim": trimText, "gap": gapText,
 		"pctOf": func(v float64) string { return pct(&v) },
+		"maxGraphNodes": func() int { return MaxGraphNodes },
 	}
 	css, err := assets.ReadFile("static/style.css")
 	if err != nil {
