@@ -31,7 +31,7 @@ var staticPages = []string{"static-run.html", "static-audit.html"}
 func parsePages() (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
 		"pct": pct, "dec": dec, "duration": duration, "plural": plural, "trim": trimText, "gap": gapText,
-		"pctOf": func(v float64) string { return pct(&v) },
+		"pctOf":         func(v float64) string { return pct(&v) },
 		"maxGraphNodes": func() int { return MaxGraphNodes },
 	}
 	css, err := assets.ReadFile("static/style.css")
