@@ -16,6 +16,17 @@
     return;
   }
 
+  // Cytoscape.js adds a <style> element (".__________cytoscape_container {
+  // position: relative; }") unless an element with this id exists; the
+  // Content-Security-Policy forbids inline style, so the rule is in
+  // style.css and an inert marker stands in for the element.
+  const STYLE_ID = '__________cytoscape_stylesheet';
+  if (!document.getElementById(STYLE_ID)) {
+    const marker = document.createElement('meta');
+    marker.id = STYLE_ID;
+    document.head.append(marker);
+  }
+
   const status = {
     supported: ['#cdebd3', '#14532d'], partial: ['#fbeec1', '#6b4e00'], unsupported: ['#f9d7c2', '#7c2d12'],
     contradicted: ['#f6c4c8', '#7f1d1d'], unknown: ['#e4e6ea', '#374151'], uncited: ['#ffffff', '#374151'],
@@ -168,6 +179,12 @@
         ],
       });
       box.dataset.nodes = String(cy.nodes().length);
+      // Where the first claim is drawn, for a test (or a reader) to find.
+      const c0 = cy.nodes('.claim').first();
+      if (c0.nonempty()) {
+        const p = c0.renderedPosition();
+        box.dataset.claimAt = Math.round(p.x) + ',' + Math.round(p.y);
+      }
       box.dataset.edges = String(cy.edges().length);
       cy.on('tap', 'node', (ev) => {
         const n = ev.target;
