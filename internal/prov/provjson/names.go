@@ -84,11 +84,11 @@ func prefixes(graphID string) map[string]string {
 	}
 	base := graphBase + url.PathEscape(graphID)
 	return map[string]string{
-		"aar":     AARNamespace,
-		pNode:     base + spaceSuffix[spaceNode],
-		pExcerpt:  base + spaceSuffix[spaceExcerpt],
-		pRel:      base + spaceSuffix[spaceRel],
-		pAgent:    base + spaceSuffix[spaceAgent],
+		"aar":    AARNamespace,
+		pNode:    base + spaceSuffix[spaceNode],
+		pExcerpt: base + spaceSuffix[spaceExcerpt],
+		pRel:     base + spaceSuffix[spaceRel],
+		pAgent:   base + spaceSuffix[spaceAgent],
 	}
 }
 
