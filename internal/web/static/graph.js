@@ -112,11 +112,8 @@
         if (!node) {
           return;
         }
-        // The review form belongs to the report's page.
-        const form = node.querySelector('#review-form');
-        if (form) {
-          form.remove();
-        }
+        // The review form and the audit timer belong to the report's page.
+        node.querySelectorAll('#review-form, .timer').forEach((e) => e.remove());
         show(head.concat([document.adoptNode(node)]));
       })
       .catch((e) => show(head.concat([el('p', 'Could not load claim ' + d.node + ': ' + e.message, 'note')])));
