@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -86,12 +87,19 @@ verdicts and provenance path; no script, loads nothing).`,
 			if out != "" {
 				opts.audited = &auditedReport{}
 			}
+			started := time.Now()
 			g, m, err := a.audit(cmd.Context(), args[0], opts)
 			if err != nil {
 				return err
 			}
 			if out != "" {
-				if err := writeAudit(out, g, m); err != nil {
+				// prov.json says who evaluated the graph, with what
+				// settings and when: the judge only for a report input.
+				ev := &provjson.Evaluation{Tool: "claimtrace", Version: buildVersion(), Mode: "graph", Tau: opts.Tau, Started: started, Ended: time.Now()}
+				if r := opts.audited; r.run != "" {
+					ev.Run, ev.Mode, ev.Judge = r.run, "report", opts.Judge
+				}
+				if err := writeAudit(out, g, m, ev); err != nil {
 					return err
 				}
 				if r := opts.audited; r.run != "" {
@@ -165,8 +173,9 @@ func (a *app) readProvGraph(path string) (*prov.Graph, error) {
 	return nil, fmt.Errorf("%s: not a provenance graph (want claimtrace's graph JSON or PROV-JSON; run 'claimtrace audit --out DIR' on a report first): %w", path, claimtrace.ErrInvalid)
 }
 
-// writeAudit writes DIR/graph.json, DIR/prov.json and DIR/metrics.json.
-func writeAudit(dir string, g *prov.Graph, m *prov.Metrics) error {
+// writeAudit writes DIR/graph.json, DIR/prov.json (with the evaluation ev)
+// and DIR/metrics.json.
+func writeAudit(dir string, g *prov.Graph, m *prov.Metrics, ev *provjson.Evaluation) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -174,7 +183,7 @@ func writeAudit(dir string, g *prov.Graph, m *prov.Metrics) error {
 	if err != nil {
 		return err
 	}
-	pj, err := provjson.Marshal(g)
+	pj, err := provjson.MarshalWith(g, ev)
 	if err != nil {
 		return err
 	}

@@ -73,6 +73,7 @@ func (c ServeConfig) limits() httpserve.Limits {
 
 func (a *app) serveCmd() *cobra.Command {
 	var addr, dsn, tokenEnv string
+	var pageClaims int
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the web audit view and the JSON API over a store",
@@ -112,6 +113,10 @@ proxy in front. Timeouts and the connection cap: [serve]
 read_timeout_seconds, write_timeout_seconds, idle_timeout_seconds,
 max_conns. See docs/security.md.
 
+The audit view shows a long report in pages of --page-claims claims
+(and at most 128 KiB of text each): ?page=N, or ?claim=ID for the page
+of one claim.
+
 Ctrl-C stops the server after the requests in flight.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -128,7 +133,7 @@ Ctrl-C stops the server after the requests in flight.`,
 			if err != nil {
 				return err
 			}
-			srv, err := web.New(web.Options{Store: st, Token: token, Reviewers: reviewers, Log: slog.New(slog.NewTextHandler(a.stderr, nil))})
+			srv, err := web.New(web.Options{Store: st, Token: token, Reviewers: reviewers, Log: slog.New(slog.NewTextHandler(a.stderr, nil)), PageClaims: pageClaims})
 			if err != nil {
 				return fmt.Errorf("serve: token from $%s: %w", tokenEnv, err)
 			}
@@ -166,5 +171,6 @@ Ctrl-C stops the server after the requests in flight.`,
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
 	cmd.Flags().StringVar(&dsn, "store", "", "store DSN (default: <data dir>/claimtrace.db)")
 	cmd.Flags().StringVar(&tokenEnv, "token-env", "CLAIMTRACE_TOKEN", "environment variable holding the write API's bearer token")
+	cmd.Flags().IntVar(&pageClaims, "page-claims", web.DefaultPageClaims, fmt.Sprintf("claims one page of the audit view shows (1 to %d; a page also holds at most 128 KiB of report text)", web.MaxPageClaims))
 	return cmd
 }

@@ -150,14 +150,20 @@ func (s *Server) apiGraph(w http.ResponseWriter, r *http.Request) error {
 			return fmt.Errorf("graph of report %q in run %q: %w", task, run, err)
 		}
 	}
+	var ev *provjson.Evaluation
+	if format != "native" {
+		if ev, err = s.evaluation(r.Context(), run, task); err != nil {
+			return err
+		}
+	}
 	var data []byte
 	switch format {
 	case "native":
 		data = raw
 	case "prov":
-		data, err = provjson.Marshal(g)
+		data, err = provjson.MarshalWith(g, ev)
 	case "jsonld":
-		data, err = provjson.MarshalLD(g)
+		data, err = provjson.MarshalLDWith(g, ev)
 		w.Header().Set("Content-Type", "application/ld+json")
 	}
 	if err != nil {
@@ -183,7 +189,7 @@ func (s *Server) apiPostTimings(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var p timingPost
-	if err := decodeBody(w, r, &p); err != nil {
+	if err := decodeBody(w, r, &p, timingBody); err != nil {
 		return err
 	}
 	l, err := s.loadReport(r.Context(), run, task)
@@ -208,7 +214,7 @@ func (s *Server) apiPostReview(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var p reviewPost
-	if err := decodeBody(w, r, &p); err != nil {
+	if err := decodeBody(w, r, &p, reviewBody); err != nil {
 		return err
 	}
 	l, err := s.loadReport(r.Context(), run, task)

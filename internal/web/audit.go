@@ -7,6 +7,7 @@ import (
 	"math"
 	"mime"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 
@@ -219,12 +220,38 @@ func claimIDs(res *eval.Result) map[string]bool {
 	return ids
 }
 
+// bodyShape describes the JSON body an endpoint takes, for its errors:
+// a client that sent a form, or a field that does not exist, is told what
+// to send.
+type bodyShape struct {
+	// Fields lists the fields, with what each holds.
+	Fields string
+	// Example is a body that works.
+	Example string
+	// Hints maps a field name people try to the field they mean.
+	Hints map[string]string
+}
+
+// Bodies of the write API.
+var (
+	timingBody = bodyShape{Fields: `session (8 to 64 letters, digits, - or _), claims (a list of {"claim": ID, "seconds": N})`,
+		Example: `{"session": "s-0001-abcd", "claims": [{"claim": "c1", "seconds": 12.5}]}`}
+	reviewBody = bodyShape{Fields: "claim (required: a claim id such as c12), label (required: supported, partial, unsupported, contradicted or unknown for a cited claim; true, false or undecided for a non-cited one), reviewer (your name; a reviewer's own token sets it), note (text), url (one of the claim's citations, when the review is about that source)",
+		Example: `{"claim": "c1", "label": "supported", "note": "the abstract says so"}`,
+		Hints:   map[string]string{"verdict": "label", "status": "label", "claim_id": "claim", "id": "claim", "comment": "note", "name": "reviewer", "source": "url"}}
+)
+
+// unknownField reads the field name out of encoding/json's error.
+var unknownField = regexp.MustCompile(`^json: unknown field "(.*)"$`)
+
 // decodeBody reads a JSON request body of at most maxBody bytes into v,
-// refusing other media types, unknown fields and trailing data.
-func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
+// refusing other media types, unknown fields and trailing data; errors
+// name the fields shape describes.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any, shape bodyShape) error {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {
-		return fmt.Errorf("request body: Content-Type %q, want application/json: %w", clip(r.Header.Get("Content-Type"), 80), errMediaType)
+		return fmt.Errorf("request body: Content-Type %q, want application/json: send a JSON object such as %s (header Content-Type: application/json); fields: %s: %w",
+			clip(r.Header.Get("Content-Type"), 80), shape.Example, shape.Fields, errMediaType)
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
 	dec.DisallowUnknownFields()
@@ -232,7 +259,14 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
 		if statusOf(err) == http.StatusRequestEntityTooLarge {
 			return fmt.Errorf("request body: over %d bytes: %w", maxBody, err)
 		}
-		return fmt.Errorf("request body: %v: %w", err, claimtrace.ErrInvalid)
+		if m := unknownField.FindStringSubmatch(err.Error()); m != nil {
+			hint := ""
+			if to, ok := shape.Hints[m[1]]; ok {
+				hint = fmt.Sprintf(" (%q goes in %q)", m[1], to)
+			}
+			return fmt.Errorf("request body: unknown field %q%s; the fields are %s; example: %s: %w", clip(m[1], 40), hint, shape.Fields, shape.Example, claimtrace.ErrInvalid)
+		}
+		return fmt.Errorf("request body: %v; example: %s: %w", err, shape.Example, claimtrace.ErrInvalid)
 	}
 	if dec.More() {
 		return fmt.Errorf("request body: data after the JSON object: %w", claimtrace.ErrInvalid)

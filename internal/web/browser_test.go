@@ -184,8 +184,8 @@ func TestBrowserAudit(t *testing.T) {
 	}
 
 	// Inert: the report text is text, the only script is ours.
-	if got := eval(`document.getElementById('report').textContent`); got != string(text) {
-		t.Errorf("report text in the DOM differs from the file:\n%s", got)
+	if got, want := wordsOf(eval(`document.getElementById('report').textContent`)), visibleWords(string(text)); got != want {
+		t.Errorf("report text in the DOM differs from the file's visible text:\n%s", got)
 	}
 	if got := eval(`String(document.scripts.length) + ' ' + document.scripts[0].getAttribute('src')`); got != "1 /static/audit.js" {
 		t.Errorf("scripts in the page: %s", got)

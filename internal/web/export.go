@@ -121,7 +121,7 @@ func (s *Server) staticReport(ctx context.Context, run, task, runHref string, no
 	}
 	data := staticAudit{auditPage: auditPage{base: base{Title: task + " — audit", Static: true, Generated: &now}, Run: run, Task: task,
 		RunHref: runHref, Res: l.Res, Effort: effort(ts)}}
-	data.claims("", reviews)
+	data.claims("", reviews, nil)
 	for i, c := range l.Res.Claims {
 		data.Claims[i].Href = "#panel-" + c.ID
 		p, err := s.panel(ctx, l, c.ID, ts, reviews)
@@ -131,7 +131,9 @@ func (s *Server) staticReport(ctx context.Context, run, task, runHref string, no
 		p.Static, p.Writable = true, false
 		data.Panels = append(data.Panels, p)
 	}
-	data.text()
+	rt := textOf(l.Res)
+	data.TextNote = rt.Note
+	data.render(rt.Text, cleanSpans(rt.Text, rt.Spans), textPage{From: 0, To: len(rt.Text)})
 	var buf bytes.Buffer
 	if err := s.pages["static-audit.html"].ExecuteTemplate(&buf, "layout", data); err != nil {
 		return nil, fmt.Errorf("export %s: %w", task, err)

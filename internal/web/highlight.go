@@ -27,6 +27,27 @@ type piece struct {
 // them (in order of start, then longest first) are dropped: a corrupt
 // offset in stored data loses its highlight, never text.
 func split(text string, spans []span) []piece {
+	ok := cleanSpans(text, spans)
+	var out []piece
+	at := 0
+	for _, s := range ok {
+		if s.Start > at {
+			out = append(out, piece{Text: text[at:s.Start]})
+		}
+		out = append(out, piece{Text: text[s.Start:s.End], Marked: true, Ref: s.Ref})
+		at = s.End
+	}
+	if at < len(text) {
+		out = append(out, piece{Text: text[at:]})
+	}
+	return out
+}
+
+// cleanSpans returns the spans split keeps, sorted by start and not
+// overlapping: those in bounds, not empty, on UTF-8 boundaries and not
+// overlapping a span kept before them (in order of start, then longest
+// first).
+func cleanSpans(text string, spans []span) []span {
 	ok := make([]span, 0, len(spans))
 	for _, s := range spans {
 		if s.Start < 0 || s.End > len(text) || s.Start >= s.End || !boundary(text, s.Start) || !boundary(text, s.End) {
@@ -40,20 +61,13 @@ func split(text string, spans []span) []piece {
 		}
 		return b.End - a.End
 	})
-	var out []piece
-	at := 0
+	out, at := ok[:0], 0
 	for _, s := range ok {
 		if s.Start < at {
 			continue
 		}
-		if s.Start > at {
-			out = append(out, piece{Text: text[at:s.Start]})
-		}
-		out = append(out, piece{Text: text[s.Start:s.End], Marked: true, Ref: s.Ref})
+		out = append(out, s)
 		at = s.End
-	}
-	if at < len(text) {
-		out = append(out, piece{Text: text[at:]})
 	}
 	return out
 }

@@ -22,7 +22,7 @@ import (
 
 // pageNames are the full pages; "fragment-panel" is the claim panel alone,
 // which the script loads when a claim is selected.
-var pageNames = []string{"runs.html", "run.html", "audit.html", "source.html", "error.html"}
+var pageNames = []string{"runs.html", "run.html", "audit.html", "source.html", "graph.html", "error.html"}
 
 // staticPages are the pages of a static export (Server.Export).
 var staticPages = []string{"static-run.html", "static-audit.html"}
@@ -31,7 +31,8 @@ var staticPages = []string{"static-run.html", "static-audit.html"}
 func parsePages() (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
 		"pct": pct, "dec": dec, "duration": duration, "plural": plural, "trim": trimText, "gap": gapText,
-		"pctOf": func(v float64) string { return pct(&v) },
+		"pctOf":         func(v float64) string { return pct(&v) },
+		"maxGraphNodes": func() int { return MaxGraphNodes },
 	}
 	css, err := assets.ReadFile("static/style.css")
 	if err != nil {
@@ -237,31 +238,29 @@ type auditPage struct {
 	Run, Task string
 	RunHref   string
 	APIHref   string
+	GraphHref string
 	Res       *eval.Result
-	Pieces    []textPiece
-	TextNote  string
-	Claims    []claimRef
-	Legend    []statusCount
+	// Text is the page's part of the report, rendered (renderReport).
+	Text     template.HTML
+	TextNote string
+	// Claims are the claims the page shows: those whose text is on the
+	// page (and, on the first page, those not found in the text).
+	Claims []claimRef
+	Legend []statusCount
+	// Reviewed and Disputed count the report's claims, on every page.
 	Reviewed  int
 	Disputed  int
 	Effort    AuditEffort
 	Agreement Agreement
 	Panel     *claimPanel
+	// Page is the page shown (1-based) of Pages; PrevHref and NextHref
+	// link the pages either side ("" at the ends).
+	Page, Pages        int
+	PrevHref, NextHref string
 }
 
-// text cuts the report text into pieces, each claim's linked to its
-// reference (claims must be filled first).
-func (p *auditPage) text() {
-	rt := textOf(p.Res)
-	p.TextNote = rt.Note
-	for _, sp := range split(rt.Text, rt.Spans) {
-		tp := textPiece{Text: sp.Text}
-		if sp.Marked {
-			tp.Claim = &p.Claims[sp.Ref]
-		}
-		p.Pieces = append(p.Pieces, tp)
-	}
-}
+// Paged reports whether the report spans more than one page.
+func (p auditPage) Paged() bool { return p.Pages > 1 }
 
 func (s *Server) auditPage(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
@@ -275,31 +274,128 @@ func (s *Server) auditPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	href := reportURL(run, task)
 	data := auditPage{base: s.base(task + " — audit"), Run: run, Task: task, RunHref: "/runs/" + url.PathEscape(run),
-		APIHref: "/api" + href, Res: l.Res, Effort: effort(ts)}
-	data.claims(href, reviews)
-	data.text()
-	if id := r.URL.Query().Get("claim"); id != "" {
+		APIHref: "/api" + href, GraphHref: href + "/graph", Res: l.Res, Effort: effort(ts)}
+	rt := textOf(l.Res)
+	spans := cleanSpans(rt.Text, rt.Spans)
+	pages := paginate(rt.Text, spans, s.pageClaims, pageBytes)
+	at := spanStarts(len(l.Res.Claims), spans)
+	id := r.URL.Query().Get("claim")
+	page, err := pageOf(r.URL.Query().Get("page"), id, l.Res, at, pages)
+	if err != nil {
+		return err
+	}
+	data.Page, data.Pages = page+1, len(pages)
+	if page > 0 {
+		data.PrevHref = href + "?page=" + strconv.Itoa(page)
+	}
+	if page+1 < len(pages) {
+		data.NextHref = href + "?page=" + strconv.Itoa(page+2)
+	}
+	pg := pages[page]
+	data.claims(href, reviews, func(i int) bool {
+		if at[i] < 0 {
+			return page == 0
+		}
+		sp := spans[at[i]]
+		return sp.Start < pg.To && sp.End > pg.From
+	})
+	if id != "" {
 		if data.Panel, err = s.panel(ctx, l, id, ts, reviews); err != nil {
 			return err
 		}
-		data.Claims[data.Panel.Index].Selected = true
+		data.selectClaim(id)
 	}
+	data.TextNote = rt.Note
+	data.render(rt.Text, spans, pg)
 	return s.render(w, http.StatusOK, "audit.html", data)
 }
 
-// claims fills in the page's claims, their legend and the reviews'
-// figures; base is the audit view's path.
-func (p *auditPage) claims(base string, reviews map[string][]Review) {
-	p.Claims = make([]claimRef, len(p.Res.Claims))
+// spanStarts maps each claim's index to its span's index in spans, -1
+// for a claim not found in the text.
+func spanStarts(claims int, spans []span) []int {
+	at := make([]int, claims)
+	for i := range at {
+		at[i] = -1
+	}
+	for k, sp := range spans {
+		if sp.Ref >= 0 && sp.Ref < claims {
+			at[sp.Ref] = k
+		}
+	}
+	return at
+}
+
+// pageOf returns the page (0-based) an audit view request shows: the page
+// holding the selected claim, else ?page=N (1-based), else the first.
+func pageOf(raw, claim string, res *eval.Result, at []int, pages []textPage) (int, error) {
+	if claim != "" {
+		if err := checkClaimID(claim); err != nil {
+			return 0, err
+		}
+		i := slices.IndexFunc(res.Claims, func(c eval.ClaimResult) bool { return c.ID == claim })
+		if i < 0 {
+			return 0, fmt.Errorf("claim %q of report %q: %w", claim, res.Task, claimtrace.ErrNotFound)
+		}
+		if at[i] < 0 {
+			return 0, nil
+		}
+		return slices.IndexFunc(pages, func(p textPage) bool { return p.To > res.Claims[i].Start }), nil
+	}
+	if raw == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || strconv.Itoa(n) != raw || n < 1 {
+		return 0, fmt.Errorf("page %q: want a page number from 1: %w", clip(raw, 40), claimtrace.ErrInvalid)
+	}
+	if n > len(pages) {
+		return 0, fmt.Errorf("page %d: the report has %s: %w", n, plural(len(pages), "page"), claimtrace.ErrNotFound)
+	}
+	return n - 1, nil
+}
+
+// selectClaim marks claim id selected among the page's claims.
+func (p *auditPage) selectClaim(id string) {
+	for i := range p.Claims {
+		p.Claims[i].Selected = p.Claims[i].ID == id
+	}
+}
+
+// render renders text[pg.From:pg.To] with the page's claims highlighted.
+func (p *auditPage) render(text string, spans []span, pg textPage) {
+	local := make(map[int]int, len(p.Claims)) // claim index → index in p.Claims
+	for i, c := range p.Claims {
+		local[c.Index] = i
+	}
+	var on []span
+	for _, sp := range spans {
+		if sp.End <= pg.From || sp.Start >= pg.To {
+			continue
+		}
+		if i, ok := local[sp.Ref]; ok {
+			on = append(on, span{Start: max(sp.Start, pg.From), End: min(sp.End, pg.To), Ref: i})
+		}
+	}
+	p.Text = renderReport(text, pg.From, pg.To, on, p.Claims).HTML
+}
+
+// claims counts the report's claims by status and review into the legend
+// and keeps those keep accepts (all when keep is nil) as the page's
+// claims; base is the audit view's path.
+func (p *auditPage) claims(base string, reviews map[string][]Review, keep func(i int) bool) {
 	counts := map[string]int{}
+	p.Claims = nil
 	for i, c := range p.Res.Claims {
-		p.Claims[i] = newClaimRef(base, i, c, reviews[c.ID])
-		counts[p.Claims[i].Status]++
-		if p.Claims[i].Reviewed {
+		ref := newClaimRef(base, i, c, reviews[c.ID])
+		counts[ref.Status]++
+		if ref.Reviewed {
 			p.Reviewed++
 		}
-		if p.Claims[i].Disputed {
+		if ref.Disputed {
 			p.Disputed++
+		}
+		if keep == nil || keep(i) {
+			p.Claims = append(p.Claims, ref)
 		}
 	}
 	for _, st := range []string{statusSupported, statusPartial, statusUnsupported, statusContradicted, statusUnknown, statusUncited} {
@@ -520,7 +616,7 @@ func (s *Server) sourcePage(w http.ResponseWriter, r *http.Request) error {
 			}
 			if start, end, ok := locate(text, v.Evidence); ok {
 				spans = append(spans, span{Start: start, End: end, Ref: len(refs)})
-				refs = append(refs, claimRef{ID: c.ID, Href: href + "?claim=" + url.QueryEscape(c.ID) + "#panel", Status: string(v.Label), Machine: string(v.Label)})
+				refs = append(refs, claimRef{ID: c.ID, Href: href + "?claim=" + url.QueryEscape(c.ID), Status: string(v.Label), Machine: string(v.Label)})
 			} else {
 				data.Missing = append(data.Missing, c.ID)
 			}

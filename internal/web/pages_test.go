@@ -50,8 +50,11 @@ func TestAuditViewShowsTheReportWithEveryClaim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := articleText(t, body, "report"); got != text {
-		t.Errorf("the report text shown differs from the file (%d bytes shown, %d in the file)", len(got), len(text))
+	if got, want := wordsOf(articleText(t, body, "report")), visibleWords(text); got != want {
+		t.Errorf("the report text shown differs from the file's visible text (%d letters and digits shown, %d in the file)", len(got), len(want))
+	}
+	if strings.Contains(body, "## 2. Retrievers") || !strings.Contains(body, "<h2>2. Retrievers</h2>") {
+		t.Errorf("the report's Markdown is not rendered: no <h2> for its headings")
 	}
 	if strings.Contains(body, `id="text-note"`) {
 		t.Errorf("the report file is intact, yet the page says the text was rebuilt")
@@ -171,7 +174,7 @@ func TestAuditViewRebuildsAMissingReport(t *testing.T) {
 			shown := articleText(t, body, "report")
 			l, _ := f.srv.loadReport(context.Background(), f.run, f.task)
 			for _, c := range l.Res.Claims {
-				if !strings.Contains(shown, c.Text) {
+				if !strings.Contains(wordsOf(shown), visibleWords(c.Text)) {
 					t.Errorf("rebuilt text lacks claim %s", c.ID)
 				}
 			}

@@ -65,6 +65,11 @@ type Options struct {
 	Log *slog.Logger
 	// Now returns the current time (UTC); nil means time.Now.
 	Now func() time.Time
+	// PageClaims is how many claims one page of the audit view shows
+	// (1 to MaxPageClaims); 0 means DefaultPageClaims. A page also holds
+	// at most 128 KiB of report text, so that the page of a report of any
+	// size costs a bounded amount of work and memory.
+	PageClaims int
 }
 
 // Server is the web UI and JSON API. It is an http.Handler.
@@ -79,6 +84,8 @@ type Server struct {
 	now       func() time.Time
 	pages     map[string]*template.Template
 	mux       *http.ServeMux
+	// pageClaims is Options.PageClaims in force.
+	pageClaims int
 	// writeMu serializes the read-modify-write of timing units.
 	writeMu sync.Mutex
 	// heads caches the headline figures decoded from report units (run
@@ -112,6 +119,12 @@ func New(opts Options) (*Server, error) {
 	}
 	if s.now == nil {
 		s.now = func() time.Time { return time.Now().UTC() }
+	}
+	switch s.pageClaims = opts.PageClaims; {
+	case s.pageClaims == 0:
+		s.pageClaims = DefaultPageClaims
+	case s.pageClaims < 0 || s.pageClaims > MaxPageClaims:
+		return nil, fmt.Errorf("web server: %d claims a page, want 1 to %d: %w", opts.PageClaims, MaxPageClaims, claimtrace.ErrInvalid)
 	}
 	if opts.Token != "" {
 		if len(opts.Token) < MinTokenBytes {
@@ -172,12 +185,14 @@ func (s *Server) routes() error {
 	s.handle("GET /runs/{run}/reports/{task}", s.auditPage)
 	s.handle("GET /runs/{run}/reports/{task}/claims/{claim}", s.claimFragment)
 	s.handle("GET /runs/{run}/reports/{task}/sources/{source}", s.sourcePage)
+	s.handle("GET /runs/{run}/reports/{task}/graph", s.graphPage)
 
 	s.handle("GET /api/runs", s.apiRuns)
 	s.handle("GET /api/runs/{run}/reports", s.apiReports)
 	s.handle("GET /api/runs/{run}/reports/{task}", s.apiReport)
 	s.handle("GET /api/runs/{run}/reports/{task}/audit", s.apiAudit)
 	s.handle("GET /api/runs/{run}/graphs/{task}", s.apiGraph)
+	s.handle("GET /api/runs/{run}/graphs/{task}/view", s.apiGraphView)
 	s.handle("GET /api/runs/{run}/reviews", s.apiReviews)
 	s.handle("GET /api/runs/{run}/reviews.jsonl", s.apiReviewPairs)
 	s.handle("POST /api/runs/{run}/reports/{task}/timings", s.apiPostTimings)

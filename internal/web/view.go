@@ -92,7 +92,7 @@ type claimRef struct {
 }
 
 func newClaimRef(base string, i int, c eval.ClaimResult, rvs []Review) claimRef {
-	ref := claimRef{ID: c.ID, Href: base + "?claim=" + url.QueryEscape(c.ID) + "#panel", Index: i, Status: claimStatus(c), FactNote: factNote(c), Text: c.Text}
+	ref := claimRef{ID: c.ID, Href: base + "?claim=" + url.QueryEscape(c.ID), Index: i, Status: claimStatus(c), FactNote: factNote(c), Text: c.Text}
 	ref.Machine = ref.Status
 	if len(rvs) > 0 {
 		ref.Reviewed, ref.Reviewers = true, len(rvs)

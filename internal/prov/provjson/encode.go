@@ -15,7 +15,7 @@ import (
 // a time, not the whole document (a graph's excerpts can sum to hundreds
 // of megabytes).
 func Encode(w io.Writer, g *prov.Graph) error {
-	d, err := build(g)
+	d, err := build(g, nil)
 	if err != nil {
 		return fmt.Errorf("prov-json: %w", err)
 	}
@@ -59,7 +59,7 @@ func Encode(w io.Writer, g *prov.Graph) error {
 // EncodeLD writes g to w as the document MarshalLD returns, byte for byte,
 // one record at a time (see Encode).
 func EncodeLD(w io.Writer, g *prov.Graph) error {
-	d, err := build(g)
+	d, err := build(g, nil)
 	if err != nil {
 		return fmt.Errorf("prov-jsonld: %w", err)
 	}

@@ -6,9 +6,18 @@
 // sources and excerpts are entities (typed aar:Claim, aar:Source,
 // aar:Excerpt), an excerpt is quoted from its source (wasDerivedFrom typed
 // prov:Quotation), reasoning steps are activities (typed aar:Reasoning plus
-// aar:Deduction/Induction/Synthesis and PROV-AGENT's AIModelInvocation)
-// associated with their model (a prov:SoftwareAgent / PROV-AGENT AIAgent),
-// and the report is a prov:Collection with one hadMember per claim.
+// aar:Deduction/Induction/Synthesis and aar:AIModelInvocation, PROV-AGENT's
+// term) associated with their model (a prov:SoftwareAgent typed
+// aar:AIAgent), and the report is a prov:Collection with one hadMember per
+// claim. Given an Evaluation (MarshalWith), the document also says who
+// judged and how: the evaluation is an activity (aar:Evaluation, with its
+// start and end times and settings) associated with two
+// prov:SoftwareAgents, the tool (claimtrace and its version) and the judge
+// (name, model, calibration), and every judged derivation names it as its
+// prov:activity.
+//
+// Every term of ours lives in one namespace the project owns,
+// AARNamespace, prefix "aar" (docs/audit.md lists the terms).
 //
 // Edges map onto the PROV relation their end points allow, typed with the
 // AAR relation (aar:Supports, aar:Contradicts, aar:Refines,
@@ -41,9 +50,6 @@ const (
 	PROVNamespace = "http://www.w3.org/ns/prov#"
 	// XSDNamespace is the XML Schema datatypes namespace.
 	XSDNamespace = "http://www.w3.org/2001/XMLSchema#"
-	// PROVAgentNamespace is the namespace of the PROV-AGENT ontology
-	// (ORNL flowcept, resources/ontology/prov_agent.owl).
-	PROVAgentNamespace = "http://example.org/aiprov#"
 	// PROVJSONLDContext is the PROV-JSONLD context IRI.
 	PROVJSONLDContext = "https://openprovenance.org/prov-jsonld/context.jsonld"
 )
@@ -78,17 +84,16 @@ func prefixes(graphID string) map[string]string {
 	}
 	base := graphBase + url.PathEscape(graphID)
 	return map[string]string{
-		"aar":     AARNamespace,
-		"prov_ag": PROVAgentNamespace,
-		pNode:     base + spaceSuffix[spaceNode],
-		pExcerpt:  base + spaceSuffix[spaceExcerpt],
-		pRel:      base + spaceSuffix[spaceRel],
-		pAgent:    base + spaceSuffix[spaceAgent],
+		"aar":    AARNamespace,
+		pNode:    base + spaceSuffix[spaceNode],
+		pExcerpt: base + spaceSuffix[spaceExcerpt],
+		pRel:     base + spaceSuffix[spaceRel],
+		pAgent:   base + spaceSuffix[spaceAgent],
 	}
 }
 
 // prefixOrder is the order prefixes are written in.
-var prefixOrder = []string{"aar", "prov_ag", pNode, pExcerpt, pRel, pAgent}
+var prefixOrder = []string{"aar", pNode, pExcerpt, pRel, pAgent}
 
 // spaceOf classifies a namespace IRI.
 func spaceOf(iri string) space {

@@ -386,7 +386,9 @@ func toGraph(recs []parsed) (*prov.Graph, error) {
 	}
 	actIdx := make(map[string]int)
 	for _, r := range recs {
-		if r.kind != kActivity {
+		if r.kind != kActivity || r.is("Evaluation") {
+			// The evaluation is how the graph was judged, not a step of
+			// the report's reasoning.
 			continue
 		}
 		id, _ := name(r.id, r.pre)

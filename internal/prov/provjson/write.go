@@ -89,8 +89,9 @@ var reasoningType = map[prov.ReasoningType]string{
 	prov.Deduction: "aar:Deduction", prov.Induction: "aar:Induction", prov.Synthesis: "aar:Synthesis",
 }
 
-// build maps g onto PROV records. g must be valid.
-func build(g *prov.Graph) (*document, error) {
+// build maps g onto PROV records, with ev's when it is not nil. g must be
+// valid.
+func build(g *prov.Graph, ev *Evaluation) (*document, error) {
 	ix, err := prov.NewIndex(g)
 	if err != nil {
 		return nil, err
@@ -109,8 +110,12 @@ func build(g *prov.Graph) (*document, error) {
 		report.attrs = append(report.attrs, attr("aar:agent", str(g.Agent)))
 	}
 	add(report)
+	evaluation := ""
+	if ev != nil {
+		evaluation = ev.add(add)
+	}
 	if g.Agent != "" {
-		add(record{kind: kAgent, id: pAgent + ":writer", types: []string{"prov:SoftwareAgent", "prov_ag:AIAgent"},
+		add(record{kind: kAgent, id: pAgent + ":writer", types: []string{"prov:SoftwareAgent", "aar:AIAgent"},
 			attrs: []att{attr("aar:name", str(g.Agent))}})
 		add(record{kind: kAttribution, id: relID("attr-report"),
 			formal: []ref{{"prov:entity", report.id}, {"prov:agent", pAgent + ":writer"}}})
@@ -151,7 +156,7 @@ func build(g *prov.Graph) (*document, error) {
 		if t, ok := reasoningType[r.Type]; ok {
 			a.types = append(a.types, t)
 		}
-		a.types = append(a.types, "prov_ag:AIModelInvocation")
+		a.types = append(a.types, "aar:AIModelInvocation")
 		if r.Inference != "" {
 			a.attrs = append(a.attrs, attr("aar:inference", str(r.Inference)))
 		}
@@ -163,7 +168,7 @@ func build(g *prov.Graph) (*document, error) {
 		if !ok {
 			agent = pAgent + ":model." + escapeLocal(r.Model)
 			models[r.Model] = agent
-			add(record{kind: kAgent, id: agent, types: []string{"prov:SoftwareAgent", "prov_ag:AIAgent"},
+			add(record{kind: kAgent, id: agent, types: []string{"prov:SoftwareAgent", "aar:AIAgent"},
 				attrs: []att{attr("aar:model", str(r.Model))}})
 		}
 		add(record{kind: kAssociation, id: relID("assoc-" + escapeLocal(r.ID)),
@@ -212,6 +217,10 @@ func build(g *prov.Graph) (*document, error) {
 		}
 		if e.Strength != nil {
 			r.attrs = append(r.attrs, attr("aar:strength", decimal(*e.Strength)))
+			if evaluation != "" && r.kind == kDerivation {
+				// The judge gave the strength during the evaluation.
+				r.formal = append(r.formal, ref{"prov:activity", evaluation})
+			}
 		}
 		if e.Label != "" {
 			r.attrs = append(r.attrs, attr("aar:label", str(string(e.Label))))
@@ -238,8 +247,12 @@ func build(g *prov.Graph) (*document, error) {
 }
 
 // Marshal writes g as an indented PROV-JSON document.
-func Marshal(g *prov.Graph) ([]byte, error) {
-	d, err := build(g)
+func Marshal(g *prov.Graph) ([]byte, error) { return MarshalWith(g, nil) }
+
+// MarshalWith writes g as an indented PROV-JSON document with the
+// evaluation that judged it (nil: none).
+func MarshalWith(g *prov.Graph, ev *Evaluation) ([]byte, error) {
+	d, err := build(g, ev)
 	if err != nil {
 		return nil, fmt.Errorf("prov-json: %w", err)
 	}
@@ -344,8 +357,12 @@ func jsonValue(v value) any {
 
 // MarshalLD writes g as an indented PROV-JSONLD document with the
 // submission's context and an inline prefix map.
-func MarshalLD(g *prov.Graph) ([]byte, error) {
-	d, err := build(g)
+func MarshalLD(g *prov.Graph) ([]byte, error) { return MarshalLDWith(g, nil) }
+
+// MarshalLDWith writes g as PROV-JSONLD (see MarshalLD) with the
+// evaluation that judged it (nil: none).
+func MarshalLDWith(g *prov.Graph, ev *Evaluation) ([]byte, error) {
+	d, err := build(g, ev)
 	if err != nil {
 		return nil, fmt.Errorf("prov-jsonld: %w", err)
 	}

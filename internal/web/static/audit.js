@@ -21,7 +21,11 @@
   const base = '/runs/' + encodeURIComponent(run) + '/reports/' + encodeURIComponent(task);
   const api = '/api' + base;
   const panel = document.getElementById('panel');
-  const claims = Array.from(document.querySelectorAll('#report a.claim[data-claim]'));
+  // A claim may be highlighted in several pieces (it crosses emphasis or a
+  // link); its first piece on the page carries the id claim-ID.
+  const claims = Array.from(document.querySelectorAll('#report [id^="claim-"][data-claim]'));
+  const total = Number(root.dataset.total || claims.length);
+  const narrow = window.matchMedia('(max-width: 900px)');
   const TOKEN_KEY = 'claimtrace-token';
   const REVIEWER_KEY = 'claimtrace-reviewer';
   const ANONYMOUS = 'anonymous'; // the server's name for a review without one
@@ -116,7 +120,7 @@
       return;
     }
     setText('aeff', 'Empirical AEff: ' + e.minutes_per_claim.toFixed(2) + ' minutes per claim audited (' +
-      e.claims_audited + ' claim' + (e.claims_audited === 1 ? '' : 's') + ' of ' + claims.length + ' audited, ' +
+      e.claims_audited + ' claim' + (e.claims_audited === 1 ? '' : 's') + ' of ' + total + ' audited, ' +
       e.sessions + ' session' + (e.sessions === 1 ? '' : 's') + ', ' + fmt(e.seconds) + ' in all).');
   }
 
@@ -153,11 +157,36 @@
   }
 
   function anchor(id) {
-    return claims.find((a) => a.dataset.claim === id) || null;
+    const a = document.getElementById('claim-' + id);
+    return a && a.closest('#report') ? a : null;
+  }
+
+  function pieces(id) {
+    return Array.from(document.querySelectorAll('#report [data-claim]')).filter((a) => a.dataset.claim === id);
   }
 
   function mark(id) {
-    claims.forEach((a) => a.classList.toggle('selected', a.dataset.claim === id));
+    document.querySelectorAll('#report [data-claim]').forEach((a) => a.classList.toggle('selected', a.dataset.claim === id));
+  }
+
+  // reveal scrolls the claim into view; on a narrow screen the panel is a
+  // sheet over the lower half, and the claim's scroll margin keeps it above.
+  function reveal(a) {
+    a.scrollIntoView({ block: narrow.matches ? 'nearest' : 'center' });
+  }
+
+  function closeButton() {
+    const b = document.getElementById('panel-close');
+    if (b) {
+      return b;
+    }
+    const nb = document.createElement('button');
+    nb.type = 'button';
+    nb.className = 'panel-close';
+    nb.id = 'panel-close';
+    nb.setAttribute('aria-label', 'close the claim panel');
+    nb.textContent = '×';
+    return nb;
   }
 
   function loadPanel(id) {
@@ -172,20 +201,24 @@
         if (!node) {
           return;
         }
-        panel.replaceChildren(document.adoptNode(node));
+        panel.replaceChildren(closeButton(), document.adoptNode(node));
+        panel.classList.add('open');
         bindReview();
         showTimer();
-        const a = anchor(id);
-        if (a && node.dataset.status) {
-          a.className = 'claim st-' + node.dataset.status + (node.dataset.reviewed === 'true' ? ' reviewed' : '') +
+        if (node.dataset.status) {
+          const cls = 'claim st-' + node.dataset.status + (node.dataset.reviewed === 'true' ? ' reviewed' : '') +
             (node.dataset.disputed === 'true' ? ' disputed' : '') + ' selected';
+          pieces(id).forEach((a) => {
+            a.className = cls;
+          });
         }
       })
       .catch((e) => {
         const p = document.createElement('p');
         p.className = 'note';
         p.textContent = 'Could not load claim ' + id + ': ' + e.message;
-        panel.replaceChildren(p);
+        panel.replaceChildren(closeButton(), p);
+        panel.classList.add('open');
       });
   }
 
@@ -198,9 +231,11 @@
     flush(false);
     current = id;
     mark(id);
-    a.focus({ preventScroll: true });
-    a.scrollIntoView({ block: 'nearest' });
-    history.replaceState(null, '', '?claim=' + encodeURIComponent(id) + '#panel');
+    if (typeof a.focus === 'function') {
+      a.focus({ preventScroll: true });
+    }
+    reveal(a);
+    history.replaceState(null, '', '?claim=' + encodeURIComponent(id));
     loadPanel(id);
   }
 
@@ -209,6 +244,14 @@
       return;
     }
     let i = claims.findIndex((a) => a.dataset.claim === current);
+    // Past the page's last claim (or before its first): the next page.
+    const away = delta > 0 ? root.dataset.next : root.dataset.prev;
+    if (i >= 0 && away && (i + delta >= claims.length || i + delta < 0)) {
+      tick();
+      flush(true);
+      location.assign(away);
+      return;
+    }
     i = i < 0 ? (delta > 0 ? 0 : claims.length - 1) : Math.min(Math.max(i + delta, 0), claims.length - 1);
     select(claims[i].dataset.claim);
   }
@@ -296,7 +339,11 @@
   }
 
   document.addEventListener('click', (e) => {
-    const a = e.target.closest('a[data-claim]');
+    if (e.target.closest('#panel-close')) {
+      panel.classList.remove('open');
+      return;
+    }
+    const a = e.target.closest('#report [data-claim], a.claim-link[data-claim]');
     if (!a || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) {
       return;
     }
@@ -343,6 +390,7 @@
     current = first;
     mark(first);
     bindReview();
+    reveal(anchor(first));
   }
   bindToken();
   wasActive = active();
