@@ -24,8 +24,9 @@ func (a *app) judgeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "judge",
 		Short: "Evaluate and calibrate judges on labelled claim–evidence pairs",
-		Long: `judge measures how well a judge agrees with human labels and fits the
-offline judge's thresholds.
+		Long: `judge measures how well a judge agrees with human labels, fits the
+offline judge's thresholds, and estimates label rates with the judge's
+error inside them from a sample of human reviews (judge estimate).
 
 Label files are JSONL in any of four shapes, detected line by line:
 {claim, evidence, label} (label: supported / partial / unsupported /
@@ -45,7 +46,7 @@ A deterministic hash split halves every dataset: calibrate on --split
 calib, report on --split test. A set with its own train and dev files is
 better used whole: --whole FILE reads a file whatever --split says.`,
 	}
-	cmd.AddCommand(a.judgeEvalCmd(), a.judgeCalibrateCmd())
+	cmd.AddCommand(a.judgeEvalCmd(), a.judgeCalibrateCmd(), a.judgeEstimateCmd())
 	return cmd
 }
 
