@@ -125,6 +125,12 @@ type Options struct {
 	LeaseTTL time.Duration
 	Owner    string
 
+	// HumanReviews, when set, reads the human labels of the run's claims
+	// (the audit view's reviews, a reviews file): with the run's review
+	// sample they put the judge's error into the summary's figures
+	// (ReviewedFigures).
+	HumanReviews func(ctx context.Context, run string) ([]HumanReview, error)
+
 	// Manifest holds what the caller knows about the run (models, prompt
 	// hashes, versions); it is written with the pipeline's own settings to
 	// OUT/manifest.json.
