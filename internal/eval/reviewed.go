@@ -200,9 +200,9 @@ const PlanHalfWidth = 0.05
 type ReviewProgress struct {
 	// Drawn units are in the sample; Reviewed of them have a label (the
 	// reviewers' majority), Disputed have reviews without a majority.
-	Drawn    int `json:"drawn"`
-	Reviewed int `json:"reviewed"`
-	Disputed int `json:"disputed"`
+	Drawn    int   `json:"drawn"`
+	Reviewed int   `json:"reviewed"`
+	Disputed int   `json:"disputed"`
 	Seed     int64 `json:"seed"`
 	// Frame is how many units the sample was drawn from.
 	Frame int `json:"frame"`

@@ -159,7 +159,7 @@ func TestReviewProgress(t *testing.T) {
 	reviews := []HumanReview{
 		{Task: "2401.00002", Claim: "c1", URL: "https://b.example/x", Label: "supported"},
 		{Task: "2401.00002", Claim: "c1", URL: "https://b.example/x", Label: "unsupported"}, // disputed
-		{Task: "2401.00001", Claim: "c1", Label: "supported"},                              // which source?
+		{Task: "2401.00001", Claim: "c1", Label: "supported"},                               // which source?
 		{Task: "2401.00002", Claim: "c4", Label: "false"},
 		{Task: "2401.00002", Claim: "c2", Label: "unsupported"}, // not in the sample
 	}
