@@ -352,7 +352,7 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 	}
 	params, _ := json.Marshal(map[string]any{
 		"version": Version, "dataset": e.opts.Dataset.TaskPath, "reports": e.opts.ReportsDir,
-		"mode": e.opts.Mode, "snapshot": e.opts.Snapshot,
+		"mode": e.opts.Mode, "snapshot": e.opts.Snapshot, "partial_weight": e.opts.PartialWeight, "tau": e.opts.Tau,
 	})
 	if err := e.opts.Store.EnsureRun(ctx, e.run, "eval", string(params)); err != nil {
 		return nil, err

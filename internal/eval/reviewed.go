@@ -10,6 +10,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/ppi"
+	"github.com/claimtrace/claimtrace/internal/prov"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -220,6 +221,32 @@ type Reviewed struct {
 // ReviewOptions say how verdicts count, as in the run's figures.
 type ReviewOptions struct {
 	PartialWeight, Tau float64
+}
+
+// ReviewOptionsOf reads how a stored run counted verdicts: τ from its
+// reports' AAR figures, the partial weight from the run's parameters (as
+// Run records them; 0.5, the default, for runs stored before they did).
+func ReviewOptionsOf(results []*Result, params string) ReviewOptions {
+	opt := ReviewOptions{PartialWeight: 0.5, Tau: prov.DefaultTau}
+	var p struct {
+		PartialWeight *float64 `json:"partial_weight"`
+		Tau           *float64 `json:"tau"`
+	}
+	if json.Unmarshal([]byte(params), &p) == nil {
+		if p.PartialWeight != nil {
+			opt.PartialWeight = *p.PartialWeight
+		}
+		if p.Tau != nil {
+			opt.Tau = *p.Tau
+		}
+	}
+	for _, r := range scored(results) {
+		if r.AAR != nil && r.AAR.Tau > 0 {
+			opt.Tau = r.AAR.Tau
+			break
+		}
+	}
+	return opt
 }
 
 // ReviewedFigures computes the match rate, the factual accuracy and PSnd

@@ -120,6 +120,9 @@ type runPage struct {
 	Effort AuditEffort
 	// Agreement pools the run's reviews.
 	Agreement Agreement
+	// Sample is the run's review sample and its figures with the judge's
+	// error inside them.
+	Sample *sampleView
 }
 
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
@@ -137,6 +140,9 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	data := runPage{base: s.base("Run " + id), Run: run, APIHref: "/api/runs/" + url.PathEscape(id) + "/reports",
 		Reports: fig.Lines, Effort: effort(fig.Timings), Agreement: fig.Agreement}
+	if data.Sample, err = s.reviewSample(r.Context(), id, run.Params, true); err != nil {
+		return err
+	}
 	return s.render(w, http.StatusOK, "run.html", data)
 }
 
@@ -247,6 +253,9 @@ type auditPage struct {
 	Effort    AuditEffort
 	Agreement Agreement
 	Panel     *claimPanel
+	// Sample is the run's review sample, when one was drawn: the page
+	// shows how far its review is and the next unit.
+	Sample *sampleView
 }
 
 // text cuts the report text into pieces, each claim's linked to its
@@ -278,6 +287,9 @@ func (s *Server) auditPage(w http.ResponseWriter, r *http.Request) error {
 		APIHref: "/api" + href, Res: l.Res, Effort: effort(ts)}
 	data.claims(href, reviews)
 	data.text()
+	if data.Sample, err = s.reviewSample(ctx, run, "", true); err != nil {
+		return err
+	}
 	if id := r.URL.Query().Get("claim"); id != "" {
 		if data.Panel, err = s.panel(ctx, l, id, ts, reviews); err != nil {
 			return err

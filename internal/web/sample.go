@@ -1,0 +1,114 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+
+	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/ppi"
+)
+
+// HumanReviews returns the current reviews of a run's claims: each
+// reviewer's latest review of a claim, made on the report's current text,
+// as eval.ReviewedFigures counts them. A report whose stored result cannot
+// be read is left out with its reviews (the run page lists its error).
+func (s *Server) HumanReviews(ctx context.Context, run string) ([]eval.HumanReview, error) {
+	reviewed, err := s.runReviews(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	var out []eval.HumanReview
+	for _, rr := range reviewed {
+		for _, rv := range inClaimOrder(rr.Res, rr.Reviews) {
+			out = append(out, eval.HumanReview{Task: rv.Task, Claim: rv.Claim, URL: rv.URL, Label: rv.Label})
+		}
+	}
+	return out, nil
+}
+
+// sampleView is the run's review sample as the run and audit pages show
+// it: how far its review is, the next unit to review, and the run's
+// figures with the judge's error inside them.
+type sampleView struct {
+	Run      string
+	Progress *eval.ReviewProgress
+	// NextHref opens the next unit in the audit view ("" in a static
+	// export); NextText names it.
+	NextHref, NextText string
+	Figures            []figureView
+}
+
+// figureView is one figure: the judge's raw value and, once reviews of
+// its units exist, the estimate and its interval.
+type figureView struct {
+	Name     string
+	Judge    float64
+	Estimate *float64
+	CI       string
+	HumanCI  string
+	Reviewed int
+	N        int
+	// Needed is how many reviewed units in all would give ±0.05; Unit
+	// names them.
+	Needed int
+	Unit   string
+}
+
+// reviewSample builds the run's sample view; live says whether the next
+// unit links to the audit view.
+func (s *Server) reviewSample(ctx context.Context, run, params string, live bool) (*sampleView, error) {
+	results, err := eval.StoredResults(ctx, s.st, run)
+	if err != nil {
+		return nil, err
+	}
+	var sample *eval.StoredSample
+	stored, ok, err := eval.ReadReviewSample(ctx, s.st, run)
+	if err != nil {
+		return nil, err
+	}
+	var reviews []eval.HumanReview
+	if ok {
+		sample = &stored
+		if reviews, err = s.HumanReviews(ctx, run); err != nil {
+			return nil, err
+		}
+	}
+	rv, err := eval.ReviewedFigures(results, sample, reviews, eval.ReviewOptionsOf(results, params))
+	if err != nil {
+		return nil, err
+	}
+	v := &sampleView{Run: run, Progress: rv.Progress}
+	if p := rv.Progress; p != nil && p.Next != nil {
+		v.NextText = "report " + p.Next.Task + ", claim " + p.Next.Claim
+		if p.Next.URL != "" {
+			v.NextText += " (source " + p.Next.URL + ")"
+		}
+		if live {
+			v.NextHref = reportURL(run, p.Next.Task) + "?claim=" + url.QueryEscape(p.Next.Claim) + "#panel"
+		}
+	}
+	for _, f := range []struct {
+		name, unit string
+		fig        *eval.ReviewedFigure
+	}{{"Match rate", "pairs", rv.MatchRate}, {"Factual accuracy", "claims", rv.FactualAccuracy}, {"PSnd", "pairs", rv.PSnd}} {
+		if f.fig == nil {
+			continue
+		}
+		e := f.fig.Estimate
+		v.Figures = append(v.Figures, figureView{Name: f.name, Judge: e.Judge, Estimate: e.Estimate, CI: intervalPct(e.CI),
+			HumanCI: intervalPct(e.HumanCI), Reviewed: e.NReviews, N: e.N, Needed: f.fig.ReviewsNeeded, Unit: f.unit})
+	}
+	if v.Progress == nil && len(v.Figures) == 0 {
+		return nil, nil
+	}
+	return v, nil
+}
+
+// intervalPct writes an interval in percent, "—" for none.
+func intervalPct(i *ppi.Interval) string {
+	if i == nil {
+		return "—"
+	}
+	return fmt.Sprintf("[%s, %s]", pct(&i.Lo), pct(&i.Hi))
+}
