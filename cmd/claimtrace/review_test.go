@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -135,4 +136,36 @@ func sameUnits(a, b []eval.ReviewUnit) bool {
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestLeaderboardReviewed: a reviewed run shows its estimate and interval
+// and is ranked on it; overlapping intervals share places.
+func TestLeaderboardReviewed(t *testing.T) {
+	dir := t.TempDir()
+	for name, doc := range map[string]string{
+		"alpha": `{"run":"eval-a","reports":10,"cited":{"match_rate":0.9,"match_rate_ppi":{"judge":0.9,"estimate":0.7,"ci":[0.65,0.75],"human_ci":[0.6,0.8],"n_reviews":120,"n":900,"reviews_needed":300}}}`,
+		"beta":  `{"run":"eval-b","reports":10,"cited":{"match_rate":0.72,"match_rate_ppi":{"judge":0.72,"estimate":0.74,"ci":[0.69,0.79],"human_ci":[0.66,0.82],"n_reviews":120,"n":900,"reviews_needed":300}}}`,
+		"gamma": `{"run":"eval-c","reports":10,"cited":{"match_rate":0.5,"match_rate_ppi":{"judge":0.5,"estimate":null,"ci":null,"human_ci":null,"n_reviews":0,"n":800,"reviews_needed":380}}}`,
+	} {
+		os.MkdirAll(filepath.Join(dir, name), 0o755)
+		write(t, filepath.Join(dir, name, "summary.json"), doc)
+	}
+	out, errOut, code := runCLI(t, "leaderboard", "--by", "match", filepath.Join(dir, "gamma"), filepath.Join(dir, "alpha"), filepath.Join(dir, "beta"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(out, "\n")
+	// beta's estimate (74%) is above alpha's (70%, the judge said 90%),
+	// their intervals overlap: both are 1–2; gamma, unreviewed, is its
+	// raw 50%.
+	for i, want := range []string{"1–2    beta", "1–2   alpha", "3   gamma"} {
+		if !strings.Contains(lines[i+1], want) {
+			t.Errorf("row %d: %q, want %q\n%s", i+1, lines[i+1], want, out)
+		}
+	}
+	for _, want := range []string{"70.0% [65.0, 75.0]", "50.0%", "a bare figure is the judge's raw rate"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
 }
