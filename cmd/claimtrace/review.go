@@ -198,7 +198,7 @@ func runResults(ctx context.Context, st *store.Store, run string) ([]*eval.Resul
 	}
 	for _, r := range runs {
 		if r.ID == run {
-			results, err := eval.StoredResults(ctx, st, run)
+			results, err := eval.ReviewResults(ctx, st, run)
 			return results, r.Params, err
 		}
 	}

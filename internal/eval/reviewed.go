@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -148,26 +149,88 @@ func WriteReviewSample(ctx context.Context, st *store.Store, run string, s Store
 	return st.PutReviewSample(ctx, store.ReviewSample{Run: run, Seed: s.Seed, Frame: s.Frame, Data: data})
 }
 
-// StoredResults reads the results of a run's reports from st, in task
-// order; a report whose stored result cannot be read is skipped (the
-// audit view lists it with its error).
-func StoredResults(ctx context.Context, st *store.Store, run string) ([]*Result, error) {
+// ReviewResults reads, for the review of a run, the parts of its reports'
+// stored results that review units and their figures are made of
+// (DecodeReviewResult). A report whose stored result cannot be read is
+// skipped (the audit view lists its error).
+func ReviewResults(ctx context.Context, st *store.Store, run string) ([]*Result, error) {
 	units, err := st.Units(ctx, run, unitReport)
 	if err != nil {
 		return nil, err
 	}
 	var out []*Result
 	for _, u := range units {
-		var s storedReport
-		if json.Unmarshal(u.Data, &s) != nil || s.Result == nil {
-			continue
+		if r, ok := DecodeReviewResult(u.Data); ok {
+			out = append(out, r)
 		}
-		if s.Result.SHA256 == "" {
-			s.Result.SHA256 = s.SHA256
-		}
-		out = append(out, s.Result)
 	}
 	return out, nil
+}
+
+// DecodeReviewResult decodes, from a report unit's data, the parts of the
+// result that review units and their figures are made of: the report's
+// task, status and text hash; its claims' ids, texts, citing or not,
+// verdicts (source, label, strength) and fact labels; whether it has a
+// match rate, whether its non-cited stage failed, and its τ. The rest of
+// the Result is left empty: decoding only these parts is several times
+// faster, and the run page reads them on every view. ok is false for
+// data that is not a stored result.
+func DecodeReviewResult(data []byte) (*Result, bool) {
+	var s struct {
+		SHA256 string `json:"sha256"`
+		Result *struct {
+			Task   string `json:"task_id"`
+			SHA256 string `json:"sha256"`
+			Status string `json:"status"`
+			Claims []struct {
+				ID       string `json:"id"`
+				Text     string `json:"text"`
+				Cited    bool   `json:"cited"`
+				Verdicts []struct {
+					URL      string           `json:"url"`
+					Label    claimtrace.Label `json:"label"`
+					Strength float64          `json:"strength"`
+				} `json:"verdicts"`
+				Fact *struct {
+					Label claimtrace.FactLabel `json:"label"`
+				} `json:"fact"`
+			} `json:"claims"`
+			Cited *struct {
+				MatchRate *float64 `json:"match_rate"`
+			} `json:"cited"`
+			NonCited *struct {
+				Error string `json:"error"`
+			} `json:"non_cited"`
+			AAR *struct {
+				Tau float64 `json:"tau"`
+			} `json:"aar"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(data, &s) != nil || s.Result == nil {
+		return nil, false
+	}
+	sr := s.Result
+	r := &Result{Task: sr.Task, SHA256: cmp.Or(sr.SHA256, s.SHA256), Status: sr.Status, Claims: make([]ClaimResult, len(sr.Claims))}
+	for i, c := range sr.Claims {
+		cr := ClaimResult{ID: c.ID, Text: c.Text, Cited: c.Cited}
+		for _, v := range c.Verdicts {
+			cr.Verdicts = append(cr.Verdicts, claimtrace.Verdict{URL: v.URL, Label: v.Label, Strength: v.Strength})
+		}
+		if c.Fact != nil {
+			cr.Fact = &claimtrace.Fact{Label: c.Fact.Label}
+		}
+		r.Claims[i] = cr
+	}
+	if sr.Cited != nil {
+		r.Cited = &CitedStats{MatchRate: sr.Cited.MatchRate}
+	}
+	if sr.NonCited != nil {
+		r.NonCited = &NonCitedStats{Error: sr.NonCited.Error}
+	}
+	if sr.AAR != nil {
+		r.AAR = &AAR{Figures: prov.Figures{Tau: sr.AAR.Tau}}
+	}
+	return r, true
 }
 
 // HumanReview is one person's label of a claim, or of one of its sources

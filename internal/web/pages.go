@@ -140,7 +140,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	data := runPage{base: s.base("Run " + id), Run: run, APIHref: "/api/runs/" + url.PathEscape(id) + "/reports",
 		Reports: fig.Lines, Effort: effort(fig.Timings), Agreement: fig.Agreement}
-	if data.Sample, err = s.reviewSample(r.Context(), id, run.Params, true); err != nil {
+	if data.Sample, err = s.reviewSample(r.Context(), id, run.Params, true, false, fig.units); err != nil {
 		return err
 	}
 	return s.render(w, http.StatusOK, "run.html", data)
@@ -153,6 +153,8 @@ type runFigures struct {
 	Lines     []ReportLine
 	Timings   []Timing
 	Agreement Agreement
+	// units are the run's report units, as read.
+	units []store.Unit
 }
 
 // reportLines returns the figures of every report of a run.
@@ -170,7 +172,7 @@ func (s *Server) reportLines(ctx context.Context, run string) (runFigures, error
 	if err != nil {
 		return runFigures{}, err
 	}
-	fig := runFigures{Lines: make([]ReportLine, 0, len(units))}
+	fig := runFigures{Lines: make([]ReportLine, 0, len(units)), units: units}
 	var byTask map[string]Agreement
 	fig.Agreement, byTask = runAgreement(reviewed)
 	for _, u := range units {
@@ -287,7 +289,7 @@ func (s *Server) auditPage(w http.ResponseWriter, r *http.Request) error {
 		APIHref: "/api" + href, Res: l.Res, Effort: effort(ts)}
 	data.claims(href, reviews)
 	data.text()
-	if data.Sample, err = s.reviewSample(ctx, run, "", true); err != nil {
+	if data.Sample, err = s.reviewSample(ctx, run, "", true, true, nil); err != nil {
 		return err
 	}
 	if id := r.URL.Query().Get("claim"); id != "" {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"sync"
+	"time"
 
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/ppi"
+	"github.com/claimtrace/claimtrace/internal/store"
 )
 
 // HumanReviews returns the current reviews of a run's claims: each
@@ -56,16 +59,26 @@ type figureView struct {
 }
 
 // reviewSample builds the run's sample view; live says whether the next
-// unit links to the audit view.
-func (s *Server) reviewSample(ctx context.Context, run, params string, live bool) (*sampleView, error) {
-	results, err := eval.StoredResults(ctx, s.st, run)
-	if err != nil {
-		return nil, err
-	}
+// unit links to the audit view. With sampled only, it is nil for a run
+// without a sample (the audit page shows only the progress).
+// units are the run's report units when the caller has read them (nil:
+// read them here).
+func (s *Server) reviewSample(ctx context.Context, run, params string, live, sampled bool, units []store.Unit) (*sampleView, error) {
 	var sample *eval.StoredSample
 	stored, ok, err := eval.ReadReviewSample(ctx, s.st, run)
-	if err != nil {
+	if err != nil || (sampled && !ok) {
 		return nil, err
+	}
+	if units == nil {
+		if units, err = s.st.Units(ctx, run, unitReport); err != nil {
+			return nil, err
+		}
+	}
+	var results []*eval.Result
+	for _, u := range units {
+		if r, ok := s.reviewRes.get(run, u); ok {
+			results = append(results, r)
+		}
 	}
 	var reviews []eval.HumanReview
 	if ok {
@@ -103,6 +116,40 @@ func (s *Server) reviewSample(ctx context.Context, run, params string, live bool
 		return nil, nil
 	}
 	return v, nil
+}
+
+// reviewCache keeps the parts of report units the review figures read
+// (eval.DecodeReviewResult), valid while a unit's attempt count and update
+// time stay the same, as the headline cache does.
+type reviewCache struct {
+	mu sync.Mutex
+	m  map[[2]string]cachedReview
+}
+
+type cachedReview struct {
+	attempts int
+	updated  time.Time
+	res      *eval.Result
+	ok       bool
+}
+
+// get returns the decoded parts of report unit u of run.
+func (c *reviewCache) get(run string, u store.Unit) (*eval.Result, bool) {
+	key := [2]string{run, u.Key}
+	c.mu.Lock()
+	cr, hit := c.m[key]
+	c.mu.Unlock()
+	if hit && cr.attempts == u.Attempts && cr.updated.Equal(u.Updated) {
+		return cr.res, cr.ok
+	}
+	res, ok := eval.DecodeReviewResult(u.Data)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCachedHeadlines {
+		c.m = map[[2]string]cachedReview{}
+	}
+	c.m[key] = cachedReview{attempts: u.Attempts, updated: u.Updated, res: res, ok: ok}
+	c.mu.Unlock()
+	return res, ok
 }
 
 // intervalPct writes an interval in percent, "—" for none.

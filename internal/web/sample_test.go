@@ -30,7 +30,7 @@ func TestReviewSamplePages(t *testing.T) {
 		}
 	}
 
-	results, err := eval.StoredResults(ctx, f.st, f.run)
+	results, err := eval.ReviewResults(ctx, f.st, f.run)
 	if err != nil {
 		t.Fatal(err)
 	}
