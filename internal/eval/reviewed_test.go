@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"testing"
@@ -219,4 +220,47 @@ func FuzzParseReviewID(f *testing.F) {
 			t.Fatalf("ParseReviewID(%q) = %+v, which reads back as %q", id, u, u.ID())
 		}
 	})
+}
+
+// TestDecodeReviewResult: the parts decoded for reviews give the same
+// frame and figures as the whole stored result; other data is refused.
+func TestDecodeReviewResult(t *testing.T) {
+	full := reviewFixture()
+	full[2].AAR = &AAR{}
+	full[2].AAR.Tau = 0.3
+	var slim []*Result
+	for _, r := range full {
+		data, err := json.Marshal(storedReport{SHA256: "abc", Result: r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, ok := DecodeReviewResult(data)
+		if !ok {
+			t.Fatalf("%s: not decoded", r.Task)
+		}
+		slim = append(slim, d)
+	}
+	if d := cmp.Diff(ReviewFrame(full), ReviewFrame(slim)); d != "" {
+		t.Errorf("frames differ (-full +slim):\n%s", d)
+	}
+	opt := ReviewOptionsOf(full, `{"partial_weight": 0.25}`)
+	if opt != (ReviewOptions{PartialWeight: 0.25, Tau: 0.3}) || ReviewOptionsOf(slim, `{"partial_weight": 0.25}`) != opt {
+		t.Errorf("ReviewOptionsOf = %+v: want the run's partial weight and the reports' τ", opt)
+	}
+	a, err := ReviewedFigures(full, nil, nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ReviewedFigures(slim, nil, nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(a, b); d != "" {
+		t.Errorf("figures differ (-full +slim):\n%s", d)
+	}
+	for _, bad := range []string{``, `{}`, `{"result": null}`, `[1, 2]`, `{"result": {"claims": "x"}}`} {
+		if _, ok := DecodeReviewResult([]byte(bad)); ok {
+			t.Errorf("DecodeReviewResult(%q): ok", bad)
+		}
+	}
 }
