@@ -18,8 +18,9 @@
 // The target is the finite population of the N items judged (the run's
 // pairs), so the variance carries the finite-population correction:
 // Var θ̂ = (1 − n/N)·S²(y − λf)/n. Reviewing every item (n = N) gives the
-// human rate exactly. The 95% interval is the normal one, widened where the
-// sample cannot show the variance it needs: it is never narrower than the
+// human rate exactly. The 95% interval is the t interval (n − 1 degrees
+// of freedom: the variance is estimated from the reviews), widened where
+// the sample cannot show the variance it needs: it is never narrower than the
 // exact bound (Clopper–Pearson, 0 deviations in n) that a sample whose
 // residuals were all equal would give, and it never leaves what the
 // reviewed items already fix (Bound). Intervals are about the judge and the
@@ -243,7 +244,7 @@ type fit struct {
 }
 
 // estimate computes the estimate with weights lambda, one a review (all
-// 0: humans only), and its interval: the normal interval, widened to at
+// 0: humans only), and its interval: the t interval, widened to at
 // least the exact zero-deviation bound, and clipped to what the reviewed
 // items fix. Each review contributes gᵢ − λᵢ·(hᵢ − mean_N(h)).
 func (s sample) estimate(lambda []float64, meanH float64) fit {
@@ -261,7 +262,7 @@ func (s sample) estimate(lambda []float64, meanH float64) fit {
 		variance = sampleVariance(terms, center)
 	}
 	fpc := 1 - float64(n)/float64(N)
-	half := z * math.Sqrt(fpc*variance/float64(n))
+	half := tQuantile(n-1) * math.Sqrt(fpc*variance/float64(n))
 	ci := Interval{center - half, center + half}
 	b := s.bound(lbar, center-lbar*meanH, center)
 	floored := n < 2 || b.Lo < ci.Lo || b.Hi > ci.Hi
@@ -372,4 +373,20 @@ func sampleVariance(xs []float64, mean float64) float64 {
 		v += (x - mean) * (x - mean)
 	}
 	return v / float64(len(xs)-1)
+}
+
+// tQuantile is the 97.5% quantile of Student's t with df degrees of
+// freedom (Cornish–Fisher expansion to 1/df², within 1% of the exact
+// value from df = 5: 2.55 for 2.571; 1.976 at df = 149), and z for df < 1.
+// The variance is estimated from the n reviews, so the interval uses t
+// with n − 1 degrees of freedom rather than the normal quantile: at
+// n = 150 it is 0.8% wider, and brings the simulated coverage closer to
+// 95%.
+func tQuantile(df int) float64 {
+	if df < 1 {
+		return z
+	}
+	v := float64(df)
+	z3, z5 := z*z*z, z*z*z*z*z
+	return z + (z3+z)/(4*v) + (5*z5+16*z3+3*z)/(96*v*v)
 }
