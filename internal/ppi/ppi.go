@@ -115,7 +115,7 @@ type Estimate struct {
 	// Lambda is the mean power-tuning weight used (0 humans only, 1 plain
 	// PPI).
 	Lambda float64 `json:"-"`
-	// Floored reports that CI is the exact bound rather than the normal
+	// Floored reports that CI is the exact bound rather than the t
 	// interval: the sample shows too little variation to estimate it.
 	Floored bool `json:"-"`
 	// Variance is the estimated variance of the residual y − λf per item
