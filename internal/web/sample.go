@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 	"sync"
 	"time"
 
@@ -12,20 +13,50 @@ import (
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
-// HumanReviews returns the current reviews of a run's claims: each
-// reviewer's latest review of a claim, made on the report's current text,
-// as eval.ReviewedFigures counts them. A report whose stored result cannot
-// be read is left out with its reviews (the run page lists its error).
+// HumanReviews returns the current reviews of a run's claims, as
+// eval.ReviewedFigures counts them: each reviewer's latest review of a
+// claim and source (or of the claim as a whole), made on the report's
+// current text, of a claim it has. Unlike the claim panel, which shows a
+// reviewer's latest review of a claim whatever its source, a reviewer's
+// reviews of two sources of one claim are two labels here: two sampled
+// pairs. A report whose stored result cannot be read is left out with its
+// reviews (the run page lists its error).
 func (s *Server) HumanReviews(ctx context.Context, run string) ([]eval.HumanReview, error) {
-	reviewed, err := s.runReviews(ctx, run)
+	rvs, err := s.reviewsOf(ctx, run, "")
 	if err != nil {
 		return nil, err
 	}
-	var out []eval.HumanReview
-	for _, rr := range reviewed {
-		for _, rv := range inClaimOrder(rr.Res, rr.Reviews) {
-			out = append(out, eval.HumanReview{Task: rv.Task, Claim: rv.Claim, URL: rv.URL, Label: rv.Label})
+	units, err := s.st.Units(ctx, run, unitReport)
+	if err != nil {
+		return nil, err
+	}
+	current := map[string]*eval.Result{}
+	for _, u := range units {
+		if r, ok := s.reviewRes.get(run, u); ok {
+			current[u.Key] = r
 		}
+	}
+	type key struct{ task, claim, url, reviewer string }
+	latest := map[key]int{}
+	var order []key
+	for i, rv := range rvs {
+		r, ok := current[rv.Task]
+		if !ok || rv.ReportSHA256 != r.SHA256 || !slices.ContainsFunc(r.Claims, func(c eval.ClaimResult) bool { return c.ID == rv.Claim }) {
+			continue
+		}
+		k := key{rv.Task, rv.Claim, rv.URL, rv.Reviewer}
+		j, seen := latest[k]
+		if !seen {
+			order = append(order, k)
+		}
+		if !seen || !rvs[j].At.After(rv.At) {
+			latest[k] = i
+		}
+	}
+	out := make([]eval.HumanReview, 0, len(order))
+	for _, k := range order {
+		rv := rvs[latest[k]]
+		out = append(out, eval.HumanReview{Task: rv.Task, Claim: rv.Claim, URL: rv.URL, Label: rv.Label})
 	}
 	return out, nil
 }

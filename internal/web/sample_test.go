@@ -2,12 +2,16 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"html"
+	"maps"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/store"
 )
 
 // TestReviewSamplePages: without a sample the run page shows the judge's
@@ -55,6 +59,36 @@ func TestReviewSamplePages(t *testing.T) {
 	got, err := f.srv.HumanReviews(ctx, f.run)
 	if err != nil || len(got) != 2 || got[0].Label != "supported" || got[0].URL == "" {
 		t.Fatalf("HumanReviews = %+v, %v", got, err)
+	}
+	// One reviewer's reviews of two sources of one claim are two labels,
+	// and a later review of the same source replaces the earlier; a review
+	// of an older text of the report does not count.
+	sha := results[0].SHA256
+	at := time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)
+	for k, rv := range []Review{
+		{URL: "https://one.example/a", Label: "unsupported", ReportSHA256: sha},
+		{URL: "https://one.example/a", Label: "partial", ReportSHA256: sha},
+		{URL: "https://two.example/b", Label: "supported", ReportSHA256: sha},
+		{URL: "https://two.example/b", Label: "contradicted", ReportSHA256: "an-older-text"},
+	} {
+		rv.Task, rv.Claim, rv.Reviewer, rv.At = f.task, "c1", "omar", at.Add(time.Duration(k)*time.Minute)
+		data, _ := json.Marshal(rv)
+		if err := f.st.AppendReview(ctx, store.Review{Run: f.run, Task: f.task, Claim: "c1", Reviewer: "omar", Data: data}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err = f.srv.HumanReviews(ctx, f.run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byURL := map[string]string{}
+	for _, rv := range got {
+		if rv.Claim == "c1" && (rv.URL == "https://one.example/a" || rv.URL == "https://two.example/b") {
+			byURL[rv.URL] = rv.Label
+		}
+	}
+	if want := map[string]string{"https://one.example/a": "partial", "https://two.example/b": "supported"}; !maps.Equal(byURL, want) {
+		t.Errorf("omar's reviews of c1: %v; want %v", byURL, want)
 	}
 
 	_, body, _ = f.get(t, runPath)
