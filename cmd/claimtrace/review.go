@@ -360,6 +360,9 @@ func printReviewProgress(w io.Writer, run string, p *eval.ReviewProgress) {
 		fmt.Fprintf(w, "no review sample drawn for run %s: claimtrace review sample --run %s\n", run, run)
 		return
 	}
+	if p.FrameChanged {
+		fmt.Fprintf(w, "warning: the run's units changed since its sample was drawn from %d of them: it is no longer a uniform sample; draw it again (claimtrace review sample --run %s --replace)\n", p.Frame, run)
+	}
 	fmt.Fprintf(w, "review sample: %d of %d reviewed", p.Reviewed, p.Drawn)
 	if p.Disputed > 0 {
 		fmt.Fprintf(w, " (%d disputed: no majority)", p.Disputed)

@@ -268,8 +268,11 @@ type ReviewProgress struct {
 	Reviewed int   `json:"reviewed"`
 	Disputed int   `json:"disputed"`
 	Seed     int64 `json:"seed"`
-	// Frame is how many units the sample was drawn from.
-	Frame int `json:"frame"`
+	// Frame is how many units the sample was drawn from; FrameChanged
+	// says the run's units are no longer those (a rerun changed them), so
+	// the sample is no longer a uniform sample of them: draw it again.
+	Frame        int  `json:"frame"`
+	FrameChanged bool `json:"frame_changed,omitempty"`
 	// Next is the first unit of the sample, in its order, without a label.
 	Next *ReviewUnit `json:"next,omitempty"`
 }
@@ -325,6 +328,8 @@ func ReviewedFigures(results []*Result, sample *StoredSample, reviews []HumanRev
 	labels := map[string]string{}
 	if sample != nil {
 		p := &ReviewProgress{Drawn: len(sample.Units), Seed: sample.Seed, Frame: sample.Frame}
+		frame := ReviewFrame(results)
+		p.FrameChanged = len(frame) != sample.Frame || !inFrame(frame, sample.Units)
 		byUnit := reviewsByUnit(results, reviews)
 		for _, u := range sample.Units {
 			ls := byUnit[u.ID()]
@@ -456,6 +461,20 @@ func figure(results []*Result, labels map[string]string,
 		return nil, err
 	}
 	return &ReviewedFigure{Estimate: e, ReviewsNeeded: e.ReviewsNeeded(PlanHalfWidth), Skipped: skipped}, nil
+}
+
+// inFrame reports whether every unit is in frame.
+func inFrame(frame, units []ReviewUnit) bool {
+	ids := make(map[string]bool, len(frame))
+	for _, u := range frame {
+		ids[u.ID()] = true
+	}
+	for _, u := range units {
+		if !ids[u.ID()] {
+			return false
+		}
+	}
+	return true
 }
 
 // reviewsByUnit gathers the review labels of each unit, by unit ID: a

@@ -264,3 +264,27 @@ func TestDecodeReviewResult(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewFrameChanged: a sample drawn from other units (a rerun
+// changed them) is flagged.
+func TestReviewFrameChanged(t *testing.T) {
+	results := reviewFixture()
+	frame := ReviewFrame(results)
+	for name, c := range map[string]struct {
+		s    StoredSample
+		want bool
+	}{
+		"same":        {StoredSample{Frame: len(frame), Units: frame[:3]}, false},
+		"other size":  {StoredSample{Frame: len(frame) + 1, Units: frame[:3]}, true},
+		"gone unit":   {StoredSample{Frame: len(frame), Units: []ReviewUnit{{Kind: ReviewPair, Task: "2401.00001", Claim: "c9", URL: "https://gone.example"}}}, true},
+		"empty draws": {StoredSample{Frame: len(frame)}, false},
+	} {
+		rv, err := ReviewedFigures(results, &c.s, nil, ReviewOptions{PartialWeight: 0.5, Tau: 0.5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rv.Progress.FrameChanged != c.want {
+			t.Errorf("%s: frame changed %v, want %v", name, rv.Progress.FrameChanged, c.want)
+		}
+	}
+}
