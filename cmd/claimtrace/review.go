@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -90,7 +91,7 @@ pass the file to --reviews.`,
 	fs.StringVar(&f.dsn, "store", "", "store DSN (default: <data dir>/claimtrace.db)")
 	fs.IntVar(&f.size, "size", 0, "units to draw (default: planned for ±0.05 on the match rate)")
 	fs.Int64Var(&f.seed, "seed", 0, "seed of the draw (default: the stored sample's, or a random one)")
-	fs.BoolVar(&f.replace, "replace", false, "replace a stored sample drawn from other units, with another seed, or larger")
+	fs.BoolVar(&f.replace, "replace", false, "replace a stored sample drawn from other units, with another seed, or larger than this one")
 	fs.StringVar(&f.out, "out", "", "also write the sample as JSON lines to label outside the audit view")
 	fs.BoolVar(&f.asJSON, "json", false, "print JSON")
 	cmd.MarkFlagRequired("run")
@@ -155,7 +156,7 @@ func (a *app) runReviewSample(ctx context.Context, f reviewSampleFlags) error {
 	sample := eval.StoredSample{Seed: seed, Frame: len(frame), Units: eval.DrawReviewSample(frame, size, seed)}
 	switch {
 	case !had:
-	case old.Seed == seed && old.Frame == len(frame) && len(sample.Units) >= len(old.Units):
+	case len(sample.Units) >= len(old.Units) && slices.Equal(sample.Units[:len(old.Units)], old.Units):
 		// The same draw, as large or larger: the old sample is its start.
 	case !f.replace:
 		return fmt.Errorf("review sample: run %s has a sample of %d units drawn from %d with seed %d; this one (%d units from %d, seed %d) would drop units of it and the reviews of those would stop counting: add --replace to draw it anyway: %w",
