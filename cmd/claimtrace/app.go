@@ -62,6 +62,7 @@ Start with:
 		a.buildCmd(),
 		a.runCmd(),
 		a.runsCmd(),
+		a.reviewCmd(),
 		a.leaderboardCmd(),
 		a.analyzeCmd(),
 		a.serveCmd(),

@@ -33,6 +33,7 @@ type evalFlags struct {
 	noScholar   bool
 	dryRun      bool
 	html        bool
+	reviews     string
 	fetch       fetchFlags
 	verify      verifyFlags
 }
@@ -60,6 +61,10 @@ Reports are <arxiv_id>.json (text in "response", "content", "text",
 Outputs: OUT/summary.json, OUT/reports/<arxiv_id>.json (every claim with its
 span, citations, verdicts and evidence), OUT/graphs/<arxiv_id>.json and
 OUT/manifest.json; with --html, OUT/html/ (the audit view as static pages).
+Once people have reviewed the run's sample (claimtrace review sample), a
+rerun reports the match rate, factual accuracy and PSnd with the judge's
+error inside them: the estimate and its 95% interval (--reviews FILE adds
+labels from a file).
 Every unit of work is stored as soon as it is done: after
 a crash or Ctrl-C, rerun the same command and it resumes; --retry-failed
 redoes what failed. --dry-run prices the model calls before spending.`,
@@ -83,6 +88,7 @@ redoes what failed. --dry-run prices the model calls before spending.`,
 	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
 	fs.BoolVar(&f.noScholar, "no-scholar", false, "do not query arXiv, Crossref or OpenAlex (implied by --offline)")
 	fs.BoolVar(&f.html, "html", false, "also write OUT/html/: index.html and one self-contained audit page per report (no script, loads nothing; open from disk or mail it)")
+	fs.StringVar(&f.reviews, "reviews", "", "human labels of the run's review sample, {\"id\", \"label\"} lines (claimtrace review sample --out), counted with the audit view's reviews")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "resolve sources and build every model request, but send none: print the calls, tokens and cost a run would take")
 	f.fetch.add(fs)
 	f.verify.add(fs)
@@ -135,6 +141,13 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	}
 	m, err := f.verify.apply(ctx, a, st, &opts, rc)
 	if err != nil {
+		return err
+	}
+	extra, err := readReviewFile(f.reviews)
+	if err != nil {
+		return err
+	}
+	if opts.HumanReviews, err = humanReviews(st, extra); err != nil {
 		return err
 	}
 	var bar interface {
@@ -284,6 +297,7 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 	}
 	fmt.Fprintf(w, "provenance (τ = %.2f): PCov %s, PSnd %s (%s of citation pairs unverifiable), CTran %s (%d report(s) with conflicting sources), AEff proxy %s nodes a claim\n",
 		s.AAR.Tau, pct(s.AAR.PCov), pct(s.AAR.PSnd), pct(s.AAR.MicroPSndUnverifiable), pct(s.AAR.CTran), s.AAR.ReportsWithConflicts, num(s.AAR.AEffProxy))
+	printSummaryReviewed(w, s)
 	if l := s.LLM; l.Error != "" || l.Calls > 0 || l.CacheHits > 0 || l.Failed > 0 {
 		printModelCalls(w, l)
 	}

@@ -24,8 +24,9 @@ func (a *app) judgeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "judge",
 		Short: "Evaluate and calibrate judges on labelled claim–evidence pairs",
-		Long: `judge measures how well a judge agrees with human labels and fits the
-offline judge's thresholds.
+		Long: `judge measures how well a judge agrees with human labels, fits the
+offline judge's thresholds, and estimates label rates with the judge's
+error inside them from a sample of human reviews (judge estimate).
 
 Label files are JSONL in any of four shapes, detected line by line:
 {claim, evidence, label} (label: supported / partial / unsupported /
@@ -45,7 +46,7 @@ A deterministic hash split halves every dataset: calibrate on --split
 calib, report on --split test. A set with its own train and dev files is
 better used whole: --whole FILE reads a file whatever --split says.`,
 	}
-	cmd.AddCommand(a.judgeEvalCmd(), a.judgeCalibrateCmd())
+	cmd.AddCommand(a.judgeEvalCmd(), a.judgeCalibrateCmd(), a.judgeEstimateCmd())
 	return cmd
 }
 
@@ -60,7 +61,10 @@ macro-F1 and the confusion matrix, overall and per source dataset.
 --judge offline (the default) is the lexical judge: no network, no key.
 --judge MODEL (provider:model, or a name under [llm.models] in the config)
 is an LLM judge: one call per evidence text with all its claims, evidence
-quotes checked against the text. --prompts reportbench runs the paper's
+quotes checked against the text. --judge minicheck:MODEL is
+Bespoke-MiniCheck-7B served by an OpenAI-compatible server (vLLM, Ollama):
+its own prompt, one claim per call, the probability of "Yes" from the
+server's logprobs as the verdict's strength (docs/judges.md). --prompts reportbench runs the paper's
 prompts instead (A.4.3 then A.4.4, two calls per pair), for parity
 studies. Answers are cached in the store and every call is accounted:
 a rerun costs nothing, and the calls, tokens and cost are printed.
@@ -84,7 +88,9 @@ for LLM judges.`,
 		Example: `  claimtrace judge eval --labels labels/wice/dev.jsonl --split test
   claimtrace judge eval --whole labels/citint/claims_dev.jsonl
   claimtrace judge eval --labels labels/wice/dev.jsonl --judge openai:gpt-4o-mini --json
-  claimtrace judge eval --labels labels/wice/dev.jsonl --judge openai:gpt-4o --prompts reportbench`,
+  claimtrace judge eval --labels labels/wice/dev.jsonl --judge openai:gpt-4o --prompts reportbench
+  OPENAI_BASE_URL=http://localhost:8000/v1 claimtrace judge eval --labels labels/wice/dev.jsonl \
+    --judge minicheck:openai:bespokelabs/Bespoke-MiniCheck-7B`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runJudgeEval(cmd.Context(), f)
@@ -93,7 +99,7 @@ for LLM judges.`,
 	fs := cmd.Flags()
 	fs.StringArrayVar(&f.files, "labels", nil, "label file (JSONL, AttributionBench, WiCE or SciFact layout); repeatable")
 	fs.StringArrayVar(&f.whole, "whole", nil, "label file read whole, whatever --split says (a set's own dev split); repeatable")
-	fs.StringVar(&f.spec, "judge", "offline", "judge to score: offline, or a model (provider:model or a configured name)")
+	fs.StringVar(&f.spec, "judge", "offline", "judge to score: offline, a model (provider:model or a configured name), or minicheck:MODEL (Bespoke-MiniCheck on an OpenAI-compatible server)")
 	fs.StringVar(&f.promptsMode, "prompts", judge.PromptsClaimtrace, "LLM judge prompts: claimtrace (batched, verified quotes) or reportbench (the paper's A.4, one pair per call)")
 	fs.StringVar(&f.calPath, "calibration", "", calibrationHelp)
 	fs.StringVar(&f.split, "split", "all", "which half of each dataset: calib, test or all")
@@ -353,6 +359,14 @@ func (a *app) openJudge(ctx context.Context, spec, calPath, promptsMode string, 
 		j, partial, err := newJudge(spec, calPath)
 		return j, partial, nil, err
 	}
+	if model, ok := miniCheckModel(spec); ok {
+		c, err := a.openLLM(ctx, model, run)
+		if err != nil {
+			return nil, false, nil, err
+		}
+		j, err := judge.NewMiniCheck(c, judge.MiniCheckOptions{})
+		return j, false, c, err
+	}
 	c, err := a.openLLM(ctx, spec, run)
 	if err != nil {
 		return nil, false, nil, err
@@ -369,6 +383,13 @@ func (a *app) openJudge(ctx context.Context, spec, calPath, promptsMode string, 
 	return j, false, c, err
 }
 
+// miniCheckModel reads a MiniCheck judge spec, "minicheck:MODEL": MODEL
+// is the model spec or configured name of the OpenAI-compatible server
+// serving Bespoke-MiniCheck (vLLM, Ollama).
+func miniCheckModel(spec string) (string, bool) {
+	return strings.CutPrefix(spec, "minicheck:")
+}
+
 // checkJudgeFlags rejects judge flag combinations that cannot work,
 // before anything is opened.
 func checkJudgeFlags(spec, calPath, promptsMode string) error {
@@ -376,6 +397,14 @@ func checkJudgeFlags(spec, calPath, promptsMode string) error {
 	case judge.PromptsClaimtrace, judge.PromptsReportBench:
 	default:
 		return fmt.Errorf("prompts %q: want %s or %s: %w", promptsMode, judge.PromptsClaimtrace, judge.PromptsReportBench, claimtrace.ErrInvalid)
+	}
+	if model, ok := miniCheckModel(spec); ok {
+		switch {
+		case model == "":
+			return fmt.Errorf("judge %q: want minicheck:MODEL, MODEL a provider:model or a configured name (minicheck:openai:bespoke-minicheck): %w", spec, claimtrace.ErrInvalid)
+		case promptsMode != judge.PromptsClaimtrace:
+			return fmt.Errorf("--prompts %s: MiniCheck has its own prompt: %w", promptsMode, claimtrace.ErrInvalid)
+		}
 	}
 	switch {
 	case spec == "offline" && promptsMode != judge.PromptsClaimtrace:

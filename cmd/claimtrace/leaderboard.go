@@ -45,7 +45,15 @@ judged by two model families (A.2.4), one agent under several tool budgets
 (precision, recall, F1, match rate, factual accuracy, PCov, PSnd),
 resampling the run's reports (reports/<task>.json); the seed makes it
 reproducible. To test whether two rows really differ, use the paired
-'claimtrace analyze compare'.`,
+'claimtrace analyze compare'.
+
+Where people reviewed a run's sample (claimtrace review), the match rate,
+factual accuracy and PSnd show the prediction-powered estimate with its
+95% interval (the judge's error inside it), and rows sort by the
+estimate. The rank column gives the places each system can take on the
+sort metric: "1" when its interval lies above every other row's, "2–4"
+when it overlaps those of the rows ranked 2 to 4. A run without reviews
+counts its judge's raw figure as a point.`,
 		Example: "  claimtrace leaderboard results/o3 results/gemini results/claude\n  claimtrace leaderboard results/* --by match --json\n  claimtrace leaderboard results/* --ci --resamples 2000",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -85,13 +93,42 @@ func (a *app) runLeaderboard(f leaderboardFlags, dirs []string) error {
 		return printLeaderCI(a.stdout, rows, f.bootstrap)
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "system\treports\tprecision\tcompat P\trecall\tF1\trefs\tmatch rate\tfactual\tPCov\tPSnd\tCTran\tcost $\t")
+	fmt.Fprintln(tw, "rank\tsystem\treports\tprecision\tcompat P\trecall\tF1\trefs\tmatch rate\tfactual\tPCov\tPSnd\tCTran\tcost $\t")
+	reviewed, ranges := false, false
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", r.System, r.Reports,
-			frac(r.Precision), frac(r.Compat), frac(r.Recall), frac(r.F1), num(r.Refs), pct(r.MatchRate), pct(r.Factual),
-			pct(r.PCov), pct(r.PSnd), pct(r.CTran), r.Cost)
+		rank := "—"
+		if r.Rank != nil {
+			rank = r.Rank.String()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", rank, r.System, r.Reports,
+			frac(r.Precision), frac(r.Compat), frac(r.Recall), frac(r.F1), num(r.Refs), judgedCell(r.MatchRate, r.MatchRatePPI),
+			judgedCell(r.Factual, r.FactualPPI), pct(r.PCov), judgedCell(r.PSnd, r.PSndPPI), pct(r.CTran), r.Cost)
+		for _, f := range []*eval.ReviewedFigure{r.MatchRatePPI, r.FactualPPI, r.PSndPPI} {
+			reviewed = reviewed || (f != nil && f.Estimate.Estimate != nil)
+		}
+		ranges = ranges || (r.Rank != nil && r.Rank.Best != r.Rank.Worst)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if ranges || reviewed {
+		fmt.Fprintf(a.stdout, "\nrank: the places a system can take by %s; a range (2–4) when its figure's interval overlaps those of the systems ranked there, or equals theirs.\n", f.by)
+	}
+	if reviewed {
+		fmt.Fprintln(a.stdout, "match rate, factual, PSnd: estimate [95% interval] from human reviews of the run's sample, the judge's error inside it (claimtrace review);")
+		fmt.Fprintln(a.stdout, "a bare figure is the judge's raw rate, a point: its run has no review.")
+	}
+	return nil
+}
+
+// judgedCell is a figure the judge feeds: the estimate and its interval
+// where the run's sample was reviewed, else the summary's figure (the
+// judge's raw rate).
+func judgedCell(raw *float64, f *eval.ReviewedFigure) string {
+	if f == nil || f.Estimate.Estimate == nil || f.CI == nil {
+		return pct(raw)
+	}
+	return fmt.Sprintf("%.1f%% [%.1f, %.1f]", 100**f.Estimate.Estimate, 100*f.CI.Lo, 100*f.CI.Hi)
 }
 
 // printLeaderCI prints each row's macro metrics as value [lo, hi].

@@ -38,7 +38,7 @@ type verifyFlags struct {
 }
 
 func (v *verifyFlags) add(fs *pflag.FlagSet) {
-	fs.StringVar(&v.judge, "judge", "offline", "cited-statement judge: offline (lexical, calibrated, no network), a model (openai:gpt-4o, a configured name) or none")
+	fs.StringVar(&v.judge, "judge", "offline", "cited-statement judge: offline (lexical, calibrated, no network), a model (openai:gpt-4o, a configured name), minicheck:MODEL (Bespoke-MiniCheck on an OpenAI-compatible server) or none")
 	fs.StringVar(&v.calibration, "calibration", "", calibrationHelp)
 	fs.StringVar(&v.prompts, "prompts", judge.PromptsClaimtrace, "model prompts: claimtrace (batched per source, passages first) or reportbench (the paper's A.4 prompts, one pair per call, for parity studies)")
 	fs.Float64Var(&v.tau, "tau", prov.DefaultTau, "PSnd threshold τ: a citation is sound when its strength ν > τ")
@@ -144,6 +144,18 @@ func (v verifyFlags) apply(ctx context.Context, a *app, st *store.Store, o *eval
 	default:
 		if err := checkJudgeFlags(v.judge, v.calibration, v.prompts); err != nil {
 			return nil, err
+		}
+		if model, ok := miniCheckModel(v.judge); ok {
+			c, err := m.client(ctx, model)
+			if err != nil {
+				return nil, err
+			}
+			j, err := judge.NewMiniCheck(c, judge.MiniCheckOptions{})
+			if err != nil {
+				return nil, err
+			}
+			o.Judge, o.JudgeName = j, j.Name()
+			break
 		}
 		c, err := m.client(ctx, v.judge)
 		if err != nil {

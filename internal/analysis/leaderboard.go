@@ -34,6 +34,15 @@ type LeaderRow struct {
 	Mode      string   `json:"mode"`
 	// CI holds the bootstrap intervals of the macro metrics, when asked.
 	CI []Interval `json:"ci,omitempty"`
+	// MatchRatePPI, FactualPPI and PSndPPI are the summary's figures with
+	// the judge's error inside them (eval.ReviewedFigures): estimates and
+	// 95% intervals once the run's review sample has reviews.
+	MatchRatePPI *eval.ReviewedFigure `json:"match_rate_ppi,omitempty"`
+	FactualPPI   *eval.ReviewedFigure `json:"factual_accuracy_ppi,omitempty"`
+	PSndPPI      *eval.ReviewedFigure `json:"psnd_ppi,omitempty"`
+	// Rank is the places the row can take on the metric it is sorted by
+	// (RankRange), set by Leaderboard.
+	Rank *RankRange `json:"rank,omitempty"`
 }
 
 // NewLeaderRow is the row of the evaluation output directory dir whose
@@ -46,6 +55,7 @@ func NewLeaderRow(dir string, s *eval.Summary) LeaderRow {
 		MatchRate: s.Cited.MatchRate, CitedPer: s.Cited.StatementsPerReport,
 		Factual: s.NonCited.FactualAccuracy, NonCited: s.NonCited.StatementsPerReport,
 		PCov: s.AAR.PCov, PSnd: s.AAR.PSnd, CTran: s.AAR.CTran, Cost: s.LLM.CostUSD, Judge: s.Cited.Judge, Mode: s.Mode,
+		MatchRatePPI: s.Cited.MatchRatePPI, FactualPPI: s.NonCited.FactualAccuracyPPI, PSndPPI: s.AAR.PSndPPI,
 	}
 }
 
@@ -71,22 +81,26 @@ func LeaderKeys() []string {
 }
 
 // SortLeaderRows orders rows by the metric named by, highest first; rows
-// without it come last, and ties keep their order.
+// without it come last, and ties keep their order. A metric the judge
+// feeds is sorted by its prediction-powered estimate where the run's
+// sample was reviewed (leaderValue), and each row's Rank says which
+// places its interval allows.
 func SortLeaderRows(rows []LeaderRow, by string) error {
-	key, ok := leaderKeys[by]
-	if !ok {
+	if _, ok := leaderKeys[by]; !ok {
 		return fmt.Errorf("leaderboard: sort by %q: want one of %s: %w", by, strings.Join(LeaderKeys(), ", "), claimtrace.ErrInvalid)
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
-		x, y := key(rows[i]), key(rows[j])
+		x, _, _, okx := leaderValue(rows[i], by)
+		y, _, _, oky := leaderValue(rows[j], by)
 		switch {
-		case x == nil:
+		case !okx:
 			return false
-		case y == nil:
+		case !oky:
 			return true
 		}
-		return *x > *y
+		return x > y
 	})
+	rankRows(rows, by)
 	return nil
 }
 

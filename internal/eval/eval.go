@@ -125,6 +125,12 @@ type Options struct {
 	LeaseTTL time.Duration
 	Owner    string
 
+	// HumanReviews, when set, reads the human labels of the run's claims
+	// (the audit view's reviews, a reviews file): with the run's review
+	// sample they put the judge's error into the summary's figures
+	// (ReviewedFigures).
+	HumanReviews func(ctx context.Context, run string) ([]HumanReview, error)
+
 	// Manifest holds what the caller knows about the run (models, prompt
 	// hashes, versions); it is written with the pipeline's own settings to
 	// OUT/manifest.json.
@@ -346,7 +352,7 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 	}
 	params, _ := json.Marshal(map[string]any{
 		"version": Version, "dataset": e.opts.Dataset.TaskPath, "reports": e.opts.ReportsDir,
-		"mode": e.opts.Mode, "snapshot": e.opts.Snapshot,
+		"mode": e.opts.Mode, "snapshot": e.opts.Snapshot, "partial_weight": e.opts.PartialWeight, "tau": e.opts.Tau,
 	})
 	if err := e.opts.Store.EnsureRun(ctx, e.run, "eval", string(params)); err != nil {
 		return nil, err

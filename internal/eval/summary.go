@@ -25,6 +25,9 @@ type Summary struct {
 	NonCited NonCitedSection `json:"non_cited"`
 	AAR      AARSection      `json:"aar"`
 	LLM      LLMSection      `json:"llm"`
+	// Review is how far the human review of the run's sample is (null
+	// before one is drawn): see ReviewedFigures.
+	Review *ReviewSection `json:"review,omitempty"`
 
 	// Scores holds each scored report's headline figures, for leaderboards.
 	Scores []ReportLine `json:"scores"`
@@ -47,6 +50,9 @@ type CitedSection struct {
 	Judged              int      `json:"judged"`
 	Unknown             int      `json:"unknown"`
 	Judge               string   `json:"judge,omitempty"`
+	// MatchRatePPI is the match rate with the judge's error inside it
+	// (ReviewedFigures).
+	MatchRatePPI *ReviewedFigure `json:"match_rate_ppi,omitempty"`
 }
 
 // NonCitedSection aggregates the fact-checking of non-cited statements.
@@ -59,6 +65,9 @@ type NonCitedSection struct {
 	// ReportsFailed counts reports whose non-cited stage failed (their
 	// classifier or extraction): they are left out of the means above.
 	ReportsFailed int `json:"reports_failed"`
+	// FactualAccuracyPPI is the factual accuracy with the fact-checkers'
+	// error inside it (ReviewedFigures).
+	FactualAccuracyPPI *ReviewedFigure `json:"factual_accuracy_ppi,omitempty"`
 }
 
 // AARSection aggregates provenance metrics (macro means over reports).
@@ -79,6 +88,9 @@ type AARSection struct {
 	PSndUnverifiable      *float64 `json:"psnd_unverifiable"`
 	MicroPSndUnverifiable *float64 `json:"micro_psnd_unverifiable"`
 	UnverifiablePairs     int      `json:"unverifiable_pairs"`
+	// PSndPPI is PSnd with the judge's error inside it, over the (claim,
+	// source) pairs of the verdicts (ReviewedFigures).
+	PSndPPI *ReviewedFigure `json:"psnd_ppi,omitempty"`
 }
 
 // LLMSection totals the run's model calls.
@@ -200,6 +212,7 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 		MicroPCov: score.Ratio(float64(complete), float64(claims)), MicroPSnd: score.Ratio(float64(sound), float64(cpairs)),
 		ReportsWithConflicts: ctran.N(), PSndUnverifiable: psndUnverifiable.Value(),
 		MicroPSndUnverifiable: score.Ratio(float64(unverifiable), float64(cpairs)), UnverifiablePairs: unverifiable}
+	e.addReviewed(ctx, results, s)
 	s.LLM = LLMTotals(ctx, e.opts.Store, e.run)
 	return s
 }

@@ -54,6 +54,9 @@ type keyDoc struct {
 	MaxTokens   int       `json:"max_tokens"`
 	Seed        *int      `json:"seed"`
 	Tag         string    `json:"tag"`
+	// TopLogprobs is left out when 0, so that the keys of requests
+	// without it stay what they were.
+	TopLogprobs int `json:"top_logprobs,omitempty"`
 }
 
 // Key returns the cache key of req sent to provider p's model: the hex
@@ -62,7 +65,7 @@ func Key(p Provider, model string, req Request) string {
 	doc := keyDoc{
 		V: keyVersion, Provider: p, Model: model,
 		System: req.System, WebSearch: req.WebSearch, MaxSearches: req.MaxSearches,
-		MaxTokens: req.MaxTokens, Seed: req.Seed, Tag: req.CacheTag,
+		MaxTokens: req.MaxTokens, Seed: req.Seed, Tag: req.CacheTag, TopLogprobs: req.TopLogprobs,
 	}
 	for _, m := range req.Messages {
 		m.ToolCalls = append([]ToolCall(nil), m.ToolCalls...)

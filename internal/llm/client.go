@@ -281,6 +281,9 @@ func validateRequest(req Request) error {
 	if req.MaxTokens < 0 {
 		return fmt.Errorf("max tokens %d: %w", req.MaxTokens, claimtrace.ErrInvalid)
 	}
+	if req.TopLogprobs < 0 || req.TopLogprobs > MaxTopLogprobs {
+		return fmt.Errorf("top logprobs %d: want 0 to %d: %w", req.TopLogprobs, MaxTopLogprobs, claimtrace.ErrInvalid)
+	}
 	return nil
 }
 

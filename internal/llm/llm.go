@@ -126,7 +126,17 @@ type Request struct {
 	MaxTokens int
 	Seed      *int
 	CacheTag  string
+	// TopLogprobs, when positive, asks for the log-probability of each
+	// answer token and of the TopLogprobs likeliest tokens at its place
+	// (at most MaxTopLogprobs): OpenAI chat completions and the compatible
+	// servers that implement it (vLLM, recent Ollama). Other providers and
+	// APIs ignore it; Response.Logprobs is then empty.
+	TopLogprobs int
 }
+
+// MaxTopLogprobs is the most alternatives a request may ask for (the
+// OpenAI API's limit).
+const MaxTopLogprobs = 20
 
 // DefaultMaxTokens is the answer cap sent to providers that require one
 // when the request sets none.
@@ -155,6 +165,9 @@ type Response struct {
 	// Model is the model name the provider reports (often a dated version).
 	Model        string `json:"model,omitempty"`
 	FinishReason string `json:"finish_reason,omitempty"`
+	// Logprobs are the answer's tokens with their log-probabilities, when
+	// the request asked for them (TopLogprobs) and the server gave them.
+	Logprobs []TokenLogprob `json:"logprobs,omitempty"`
 
 	// Filled in by the Client, not stored in the cache. On a cache hit
 	// Usage is the original call's (nothing was spent: Cost is 0).
@@ -163,6 +176,15 @@ type Response struct {
 	Attempts int           `json:"-"`
 	Latency  time.Duration `json:"-"`
 	Cost     float64       `json:"-"` // USD; 0 on a cache hit or when the model has no price
+}
+
+// TokenLogprob is one answer token, its natural log-probability, and the
+// likeliest tokens at its place with theirs (the token itself among them
+// when it is one of the likeliest).
+type TokenLogprob struct {
+	Token   string         `json:"token"`
+	Logprob float64        `json:"logprob"`
+	Top     []TokenLogprob `json:"top,omitempty"`
 }
 
 // Truncated reports whether the answer was cut off at the token cap.

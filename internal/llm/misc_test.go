@@ -107,6 +107,7 @@ func TestKey(t *testing.T) {
 		"max tokens":  func(r *llm.Request) { r.MaxTokens = 10 },
 		"tools":       func(r *llm.Request) { r.Tools = []llm.Tool{{Name: "search"}} },
 		"schema":      func(r *llm.Request) { r.Schema = nil },
+		"logprobs":    func(r *llm.Request) { r.TopLogprobs = 5 },
 	}
 	seen := map[string]string{key: "base"}
 	for name, mutate := range variants {

@@ -114,6 +114,10 @@ func (m *openAIModel) generateChat(ctx context.Context, req Request) (Response, 
 	if req.Seed != nil {
 		params.Seed = param.NewOpt(int64(*req.Seed))
 	}
+	if req.TopLogprobs > 0 {
+		params.Logprobs = param.NewOpt(true)
+		params.TopLogprobs = param.NewOpt(int64(req.TopLogprobs))
+	}
 
 	tctx, tr := withTrace(ctx)
 	c, err := m.chat.New(tctx, params)
@@ -134,6 +138,13 @@ func (m *openAIModel) generateChat(ctx context.Context, req Request) (Response, 
 			ReasoningTokens: c.Usage.CompletionTokensDetails.ReasoningTokens,
 		},
 		FinishReason: openAIFinish(ch.FinishReason),
+	}
+	for _, tl := range ch.Logprobs.Content {
+		t := TokenLogprob{Token: tl.Token, Logprob: tl.Logprob}
+		for _, alt := range tl.TopLogprobs {
+			t.Top = append(t.Top, TokenLogprob{Token: alt.Token, Logprob: alt.Logprob})
+		}
+		out.Logprobs = append(out.Logprobs, t)
 	}
 	if ch.Message.Refusal != "" && out.Text == "" {
 		out.Text = ch.Message.Refusal

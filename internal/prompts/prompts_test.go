@@ -48,6 +48,11 @@ var samples = map[string]map[string]string{
 		"PageTitle": "dpr.pdf",
 		"Text":      "Dense Passage Retrieval for Open-Domain Question Answering\nVladimir Karpukhin, Barlas Oğuz, Sewon Min\nAbstract\nOpen-domain question answering relies on efficient passage retrieval.",
 	},
+	"judge/minicheck_system": {},
+	"judge/minicheck": {
+		"Document": "The Øresund Bridge opened to traffic on 1 July 2000. It carries a motorway and a railway between Copenhagen and Malmö.",
+		"Claim":    "The Øresund Bridge carries both road and rail traffic.",
+	},
 	"judge/entail": {
 		"A": "GPT-4 was released in March 2023.",
 		"B": "GPT-4 was released in 2022.",

@@ -86,6 +86,9 @@ func (s *Server) Export(ctx context.Context, run, dir string, tasks []string) (*
 		out.Reports = append(out.Reports, filepath.Join(dir, name))
 	}
 	index := runPage{base: base{Title: "Run " + run, Static: true, Generated: &now}, Run: r, Reports: kept, Effort: effort(fig.Timings), Agreement: fig.Agreement}
+	if index.Sample, err = s.reviewSample(ctx, run, r.Params, false, false, fig.units); err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
 	if err := s.pages["static-run.html"].ExecuteTemplate(&buf, "layout", index); err != nil {
 		return nil, fmt.Errorf("export index: %w", err)

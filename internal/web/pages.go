@@ -121,6 +121,9 @@ type runPage struct {
 	Effort AuditEffort
 	// Agreement pools the run's reviews.
 	Agreement Agreement
+	// Sample is the run's review sample and its figures with the judge's
+	// error inside them.
+	Sample *sampleView
 }
 
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
@@ -138,6 +141,9 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	data := runPage{base: s.base("Run " + id), Run: run, APIHref: "/api/runs/" + url.PathEscape(id) + "/reports",
 		Reports: fig.Lines, Effort: effort(fig.Timings), Agreement: fig.Agreement}
+	if data.Sample, err = s.reviewSample(r.Context(), id, run.Params, true, false, fig.units); err != nil {
+		return err
+	}
 	return s.render(w, http.StatusOK, "run.html", data)
 }
 
@@ -148,6 +154,8 @@ type runFigures struct {
 	Lines     []ReportLine
 	Timings   []Timing
 	Agreement Agreement
+	// units are the run's report units, as read.
+	units []store.Unit
 }
 
 // reportLines returns the figures of every report of a run.
@@ -165,7 +173,7 @@ func (s *Server) reportLines(ctx context.Context, run string) (runFigures, error
 	if err != nil {
 		return runFigures{}, err
 	}
-	fig := runFigures{Lines: make([]ReportLine, 0, len(units))}
+	fig := runFigures{Lines: make([]ReportLine, 0, len(units)), units: units}
 	var byTask map[string]Agreement
 	fig.Agreement, byTask = runAgreement(reviewed)
 	for _, u := range units {
@@ -257,6 +265,9 @@ type auditPage struct {
 	// link the pages either side ("" at the ends).
 	Page, Pages        int
 	PrevHref, NextHref string
+	// Sample is the run's review sample, when one was drawn: the page
+	// shows how far its review is and the next unit.
+	Sample *sampleView
 }
 
 // Paged reports whether the report spans more than one page.
@@ -299,6 +310,9 @@ func (s *Server) auditPage(w http.ResponseWriter, r *http.Request) error {
 		sp := spans[at[i]]
 		return sp.Start < pg.To && sp.End > pg.From
 	})
+	if data.Sample, err = s.reviewSample(ctx, run, "", true, true, nil); err != nil {
+		return err
+	}
 	if id != "" {
 		if data.Panel, err = s.panel(ctx, l, id, ts, reviews); err != nil {
 			return err

@@ -93,6 +93,8 @@ type Server struct {
 	// count and update time stay the same.
 	headMu sync.Mutex
 	heads  map[[2]string]cachedHeadline
+	// reviewRes caches what the review sample reads of report units.
+	reviewRes reviewCache
 }
 
 // cachedHeadline is a decoded headline and the unit version it came from.

@@ -51,6 +51,8 @@ type ChatRequest struct {
 	Temperature    *float64        `json:"temperature"`
 	MaxTokens      *int            `json:"max_tokens"`
 	ResponseFormat json.RawMessage `json:"response_format"`
+	Logprobs       bool            `json:"logprobs"`
+	TopLogprobs    *int            `json:"top_logprobs"`
 }
 
 // Chat decodes the call's body as an OpenAI chat request, failing the

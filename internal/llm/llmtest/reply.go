@@ -64,6 +64,10 @@ type Reply struct {
 	Finish string
 	// Model is the served model name (default: the requested one).
 	Model string
+	// Logprobs are the answer tokens' log-probabilities, sent (OpenAI chat
+	// completions) when the request asks for them ("logprobs": true), with
+	// as many alternatives as its "top_logprobs" asks.
+	Logprobs []Logprob
 
 	Fault Fault
 	// RetryAfter goes with RateLimit and Overloaded: Retry-After and
@@ -71,6 +75,14 @@ type Reply struct {
 	RetryAfter time.Duration
 	// Delay is how long the server waits before answering.
 	Delay time.Duration
+}
+
+// Logprob is a scripted answer token with its log-probability and the
+// likeliest tokens at its place.
+type Logprob struct {
+	Token   string
+	Logprob float64
+	Top     []Logprob
 }
 
 // Text is a plain answer.
@@ -109,7 +121,34 @@ func rawArgs(s string) json.RawMessage {
 	return json.RawMessage(s)
 }
 
-func openAIChatBody(r Reply, seq int) any {
+// chatLogprobs renders r's logprobs as chat completions do, with at most
+// top alternatives a token; nil when the request did not ask (asked).
+func chatLogprobs(r Reply, asked bool, top int) any {
+	if !asked {
+		return nil
+	}
+	tokenBytes := func(s string) []int {
+		out := []int{}
+		for _, b := range []byte(s) {
+			out = append(out, int(b))
+		}
+		return out
+	}
+	content := []any{}
+	for _, lp := range r.Logprobs {
+		alts := []any{}
+		for i, a := range lp.Top {
+			if i >= top {
+				break
+			}
+			alts = append(alts, map[string]any{"token": a.Token, "logprob": a.Logprob, "bytes": tokenBytes(a.Token)})
+		}
+		content = append(content, map[string]any{"token": lp.Token, "logprob": lp.Logprob, "bytes": tokenBytes(lp.Token), "top_logprobs": alts})
+	}
+	return map[string]any{"content": content, "refusal": nil}
+}
+
+func openAIChatBody(r Reply, seq int, logprobs any) any {
 	finish := "stop"
 	switch r.Finish {
 	case "length", "tool_calls":
@@ -139,7 +178,7 @@ func openAIChatBody(r Reply, seq int) any {
 	return map[string]any{
 		"id": fmt.Sprintf("chatcmpl-%d", seq), "object": "chat.completion", "created": 1767225600, "model": r.Model,
 		"system_fingerprint": "fp_llmtest",
-		"choices":            []any{map[string]any{"index": 0, "finish_reason": finish, "logprobs": nil, "message": msg}},
+		"choices":            []any{map[string]any{"index": 0, "finish_reason": finish, "logprobs": logprobs, "message": msg}},
 		"usage": map[string]any{
 			"prompt_tokens": u.Input, "completion_tokens": u.Output, "total_tokens": u.Input + u.Output,
 			"prompt_tokens_details":     map[string]any{"cached_tokens": u.Cached},

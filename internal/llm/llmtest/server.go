@@ -251,7 +251,12 @@ func (s *Server) write(w http.ResponseWriter, c Call, r Reply, seq int) bool {
 	var v any
 	switch c.Protocol {
 	case OpenAIChat:
-		v = openAIChatBody(r, seq)
+		var ask struct {
+			Logprobs    bool `json:"logprobs"`
+			TopLogprobs int  `json:"top_logprobs"`
+		}
+		json.Unmarshal(c.Body, &ask)
+		v = openAIChatBody(r, seq, chatLogprobs(r, ask.Logprobs, ask.TopLogprobs))
 	case OpenAIResponses:
 		v = openAIResponsesBody(r, seq)
 	case Gemini:
