@@ -114,7 +114,12 @@ func TestDOI(t *testing.T) {
 		"version 210.1234/abc": "",
 		"10.12/abc":            "",
 		"10.1234/":             "",
-		"":                     "",
+		// A prefix cut short by whitespace is no DOI.
+		"10.1016/j": "",
+		"https://doi.org/10.1016/j              .conengprac.1.2": "",
+		"doi:10.1016/j.": "",
+		"10.1234/ab":     "10.1234/ab",
+		"":               "",
 	}
 	for in, want := range tests {
 		if got := DOI(in); got != want {

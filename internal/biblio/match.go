@@ -51,7 +51,9 @@ type Index struct {
 // Identifiers come from a reference's meta_info: eprint and arxivid fields,
 // "arXiv preprint arXiv:…" in journal (or note, howpublished, booktitle),
 // CoRR's volume "abs/…", a 10.48550/arXiv DOI, doi, and the url, opturl and
-// howpublished links (including their DOIs and arXiv ids).
+// howpublished links (including their DOIs and arXiv ids), with the
+// whitespace that splits an identifier removed (CompactReference); a DOI
+// cut down to its prefix is no identity (DOI).
 //
 // References are grouped as one distinct reference when they share a title
 // key, an arXiv id or a DOI (union of the three relations). Each group is
@@ -428,6 +430,7 @@ type refIDs struct {
 
 // referenceIDs extracts identifiers from a reference's meta_info (see NewIndex).
 func referenceIDs(r claimtrace.Reference) refIDs {
+	r = CompactReference(r)
 	meta := make(map[string]string, len(r.Meta))
 	for k, v := range r.Meta {
 		meta[strings.ToLower(k)] = v
