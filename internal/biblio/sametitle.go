@@ -15,11 +15,15 @@ const minTruncatedWords = 5
 // papers, under the strict title test: after normalization (NormalizeTitle)
 // they agree when their keys are equal, when they are one typo apart as
 // Index.Match's fuzzy step accepts, when one is the other's main title
-// (its part before ": " or " - "), or when one is the start of the other
-// and keeps at least five words and the words it drops are not a number, a
+// (its part before ": " or " - "), when one is the start of the other and
+// keeps at least five words and the words it drops are not a number, a
 // Roman numeral or a single letter ("Learning Widgets from Small Data" is
-// not "… Data II"). Anything else disagrees. An empty title disagrees with
-// nothing: there is nothing to compare.
+// not "… Data II"), or when the found title, of two words or more, stands
+// whole inside the stated one (a reference list's title often keeps its
+// authors or venue: "Li, B. Dense widget retrieval"). Anything else
+// disagrees: a stated title that is only part of the found one is another
+// paper ("Deep residual learning" is not "… for image recognition"). An
+// empty title disagrees with nothing: there is nothing to compare.
 func TitlesDisagree(stated, found string) bool {
 	a, b := NormalizeTitle(stated), NormalizeTitle(found)
 	if a == "" || b == "" {
@@ -37,6 +41,9 @@ func TitlesDisagree(stated, found string) bool {
 		}
 	}
 	if mainTitle(stated) == kb || mainTitle(found) == ka {
+		return false
+	}
+	if wf := strings.Fields(b); len(wf) >= 2 && len(kb) >= minFuzzyRunes/2 && strings.Contains(" "+a+" ", " "+b+" ") {
 		return false
 	}
 	wa, wb := strings.Fields(a), strings.Fields(b)

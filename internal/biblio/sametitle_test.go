@@ -24,6 +24,10 @@ func TestTitlesDisagree(t *testing.T) {
 		{"Retrieval-Augmented Generation for Knowledge-Intensive NLP", "Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks", false},
 		{"BERT", "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding", false},
 		{"Widgets in the wild: a survey", "Widgets in the Wild", false},
+		// A reference list's title that kept the authors or the venue.
+		{"Li, B. Dense widget retrieval", "Dense Widget Retrieval", false},
+		{"Dense widget retrieval. Journal of Widgets", "Dense Widget Retrieval", false},
+		{"Wang, L. Deep radar hallucination networks for widget scenes", "Dense Widget Retrieval", true},
 		// Nothing to compare.
 		{"", "Retrieval for Widgets", false},
 		{"Deep radar hallucination networks", "", false},
@@ -33,14 +37,15 @@ func TestTitlesDisagree(t *testing.T) {
 		if got := TitlesDisagree(tt.stated, tt.found); got != tt.disagree {
 			t.Errorf("TitlesDisagree(%q, %q) = %v, want %v", tt.stated, tt.found, got, tt.disagree)
 		}
-		if got := TitlesDisagree(tt.found, tt.stated); got != tt.disagree {
-			t.Errorf("TitlesDisagree(%q, %q) = %v, want %v (swapped)", tt.found, tt.stated, got, tt.disagree)
-		}
+	}
+	// The test is not symmetric: a stated title holding the found one whole
+	// agrees, a stated title that is only part of it does not.
+	if TitlesDisagree("Li, B. Dense widget retrieval", "Dense Widget Retrieval") || !TitlesDisagree("Dense Widget Retrieval", "Li, B. Dense widget retrieval") {
+		t.Errorf("containment must count one way only")
 	}
 }
 
-// FuzzTitlesDisagree: no panic; a title never disagrees with itself, and
-// the test is symmetric.
+// FuzzTitlesDisagree: no panic; a title never disagrees with itself.
 func FuzzTitlesDisagree(f *testing.F) {
 	f.Add("Deep radar hallucination networks", "Retrieval for Widgets")
 	f.Add("BERT", "BERT: Pre-training")
@@ -49,9 +54,7 @@ func FuzzTitlesDisagree(f *testing.F) {
 		if TitlesDisagree(a, a) {
 			t.Fatalf("%q disagrees with itself", a)
 		}
-		if TitlesDisagree(a, b) != TitlesDisagree(b, a) {
-			t.Fatalf("not symmetric: %q, %q", a, b)
-		}
+		_ = TitlesDisagree(a, b)
 	})
 }
 
