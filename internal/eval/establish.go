@@ -204,9 +204,9 @@ func entryAuthor(entry, title string) string {
 }
 
 // slugTitle reads the last path segment of a URL as a title, when it is
-// one: words joined by '-', '_' or '+', at least minSlugWords of them made
-// of letters, a trailing numeric or hexadecimal id and a file extension
-// dropped ("…/deep-residual-learning-for-image-recognition-4f9a2c.html").
+// one: at least minSlugWords words joined by '-', '_' or '+', each all
+// letters or all digits (all but one of letters), a trailing numeric or
+// hexadecimal id and a file extension dropped ("…/deep-residual-learning-for-image-recognition-4f9a2c.html").
 // It returns "" for anything else.
 func slugTitle(raw string) string {
 	c, err := biblio.CanonicalURL(raw)
@@ -232,12 +232,18 @@ func slugTitle(raw string) string {
 	if len(words) < minSlugWords {
 		return ""
 	}
+	letters := 0
 	for _, w := range words {
-		if !strings.ContainsFunc(w, unicode.IsLetter) {
-			if _, err := strconv.Atoi(w); err != nil {
-				return ""
-			}
+		switch {
+		case !strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }):
+			letters++
+		case !strings.ContainsFunc(w, func(r rune) bool { return r < '0' || r > '9' }):
+		default:
+			return "" // "3f9a": an id, not a word
 		}
+	}
+	if letters < minSlugWords-1 {
+		return ""
 	}
 	return strings.Join(words, " ")
 }

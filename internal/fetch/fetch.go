@@ -288,6 +288,10 @@ func (c *Client) live(ctx context.Context, rawURL string, u *url.URL) (*Page, er
 		if err := c.limiter(host).Wait(ctx); err != nil {
 			return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
 		}
+		if err := c.outage.down(); err != nil {
+			// The network went down while this fetch waited its turn.
+			return c.failed(rawURL, nil, fmt.Errorf("fetch %s: %w", rawURL, err))
+		}
 		p, retryAfter, err := c.once(ctx, rawURL, u)
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("fetch %s: %w", rawURL, ctx.Err())
