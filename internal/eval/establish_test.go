@@ -15,7 +15,7 @@ func TestSlugTitle(t *testing.T) {
 		"https://example.org/p/widgets-at-scale":                                        "",
 		"https://example.org/":                                                          "",
 		"https://example.org/download/3f9a-21bc-77de-0a1b":                              "",
-		"not a url":                                                                     "",
+		"not a url": "",
 	}
 	for in, want := range tests {
 		if got := slugTitle(in); got != want {
