@@ -56,6 +56,13 @@ fact-checked when --fact-check is given (factual accuracy), and the report's
 provenance graph is scored (PCov, PSnd, CTran, AEff). Figures are aggregated
 macro, micro and per domain.
 
+Precision is strict: dead, fabricated and walled citations whose identity
+nothing established count against the report; "Verifiable P" beside it
+leaves the walled ones out, and reports the two could set far apart are
+FLAGGED. A citation whose stated title is another paper's is misattributed.
+Sources that could not be fetched (no network, --fetch-timeout) are no
+verdict: left out, and fetched again by the next run. See docs/scoring.md.
+
 Reports are <arxiv_id>.json (text in "response", "content", "text",
 "message", "output" or "result"), <arxiv_id>.md or <arxiv_id>.txt.
 
@@ -68,7 +75,8 @@ redoes what failed. --dry-run prices the model calls before spending.`,
 		Example: `  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3
   claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --snapshot snap --offline
   claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --tasks 2312.04861 --json
-  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --judge openai:gpt-4o --fact-check --dry-run`,
+  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --judge openai:gpt-4o --fact-check --dry-run
+  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --fetch-timeout 30m --progress 2> fetch.log`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runEval(cmd, f)
