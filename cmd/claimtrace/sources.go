@@ -81,10 +81,10 @@ func notFetchedError(res *eval.Result) error {
 	if res == nil || len(res.NotFetched) == 0 {
 		return nil
 	}
-	why := "the fetch time limit ran out; raise --fetch-timeout, or"
+	why := "no network;"
 	for _, s := range res.Sources {
-		if s.Work.Kind == claimtrace.WorkNotFetched && s.Work.Status == "not fetched: no network" {
-			why = "no network;"
+		if s.Work.Kind == claimtrace.WorkNotFetched && s.Work.Status != "not fetched: no network" {
+			why = "the fetch time limit ran out; raise --fetch-timeout, or"
 			break
 		}
 	}

@@ -35,7 +35,7 @@ import (
 
 // Version identifies the pipeline's semantics. It is part of every run id,
 // so results stored by an older, different pipeline are never reused.
-const Version = "eval/2"
+const Version = "eval/3"
 
 // Unit kinds stored for a run.
 const (

@@ -431,7 +431,10 @@ func TestNoNetworkIsNoVerdict(t *testing.T) {
 		urls = append(urls, fmt.Sprintf("http://shell%d.example:PORT/p/%d", i, i))
 	}
 	urls = append(urls, "http://journal.example:PORT/article/9")
-	lr := newLiveRun(t, gamingGT, map[string]string{"2401.00041": citing(false, urls...)})
+	text := strings.Replace(citing(false, urls...), "## References\n\n", "## References\n\n[10] \"Widgets at Scale.\" Widget Press, 2020.\n", 1) +
+		"\nAnd a book says so too [10].\n"
+	lr := newLiveRun(t, gamingGT, map[string]string{"2401.00041": text},
+		scholar.Record{DOI: "10.5555/scale.2020", Title: "Widgets at Scale", Published: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)})
 	lr.resolver.down.Store(true)
 	start := time.Now()
 	res, sum := lr.run()
@@ -440,11 +443,16 @@ func TestNoNetworkIsNoVerdict(t *testing.T) {
 	}
 	r := res["2401.00041"]
 	c := r.Citation
-	if c.NotFetched != 9 || c.Unresolvable != 0 || c.Unverifiable != 0 || c.Precision != nil || !c.Flagged || len(r.NotFetched) != 9 {
-		t.Errorf("without network: %+v (not fetched %v), want 9 not fetched, nothing dead, flagged", c, r.NotFetched)
+	// The title-only book is scored by its title (a ground-truth hit), as
+	// offline; its lookup is not made, and it is fetched again too.
+	if c.NotFetched != 9 || c.Unresolvable != 0 || c.Unverifiable != 0 || deref(c.Precision) != 1.0 || !c.Flagged || len(r.NotFetched) != 10 {
+		t.Errorf("without network: %+v (not fetched %v), want 9 not fetched, nothing dead, the book a hit, flagged", c, r.NotFetched)
 	}
 	for _, cl := range r.Claims {
 		for _, v := range cl.Verdicts {
+			if strings.HasPrefix(v.URL, "title:") {
+				continue // the book: no text to judge, network or not
+			}
 			if v.Label != claimtrace.Unknown || !strings.Contains(v.Reason, "no network") {
 				t.Errorf("claim %q: verdict %s (%s), want unknown: not fetched", cl.Text, v.Label, v.Reason)
 			}
@@ -459,6 +467,11 @@ func TestNoNetworkIsNoVerdict(t *testing.T) {
 	c = res["2401.00041"].Citation
 	if c.NotFetched != 0 || c.Unverifiable != 8 || c.Misattributed != 0 || len(res["2401.00041"].NotFetched) != 0 {
 		t.Errorf("rerun with network: %+v, want the 8 shells unverifiable and the journal page read", c)
+	}
+	for _, s := range res["2401.00041"].Sources {
+		if s.Work.Title == "Widgets at Scale" && !s.Work.Resolved {
+			t.Errorf("rerun with network: the book is not verified: %+v", s.Work)
+		}
 	}
 }
 

@@ -430,7 +430,7 @@ func (e *Evaluator) match(st *reportState) {
 		if r.Failed {
 			res.FailedSources = append(res.FailedSources, s.key)
 		}
-		if r.Work.Kind == claimtrace.WorkNotFetched {
+		if r.Work.Kind == claimtrace.WorkNotFetched || r.lookupSkipped {
 			res.NotFetched = append(res.NotFetched, s.target.label())
 		}
 		w := r.Work

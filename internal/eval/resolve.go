@@ -97,8 +97,11 @@ type sourceResult struct {
 	interrupted bool
 	// notFetched marks a source the run could not fetch (the network is
 	// down, the fetch time limit ran out): not stored either, so the next
-	// run fetches it, and no verdict on the source.
-	notFetched bool
+	// run fetches it, and no verdict on the source. lookupSkipped marks
+	// one whose scholarly lookup was skipped for the same reason: kept as
+	// far as it goes, not stored.
+	notFetched    bool
+	lookupSkipped bool
 	// text is the start of the page's readable text, for the model rung.
 	text string
 }
@@ -173,7 +176,7 @@ func (e *Evaluator) source(ctx context.Context, t target) (sourceResult, error) 
 			// Cut short: store nothing, the unit is redone on resume.
 			return nil, ctx.Err()
 		}
-		if r.notFetched {
+		if r.notFetched || r.lookupSkipped {
 			// The run's failure, not the source's: nothing to keep.
 			return r, nil
 		}
@@ -257,7 +260,12 @@ func (e *Evaluator) resolve(ctx context.Context, t target) sourceResult {
 		}
 		return r
 	}
-	if e.opts.Scholar != nil && fctx.Err() == nil {
+	if e.opts.Scholar != nil && fctx.Err() == nil && e.networkDown() {
+		// The APIs are as unreachable as the pages: what they would
+		// verify stays unverified, and is not kept, so that the next run,
+		// with a network, asks them (lookupSkipped).
+		r.lookupSkipped = true
+	} else if e.opts.Scholar != nil && fctx.Err() == nil {
 		e.lookup(fctx, &r)
 		r.interrupted = r.interrupted && ctx.Err() != nil
 	}
@@ -422,6 +430,13 @@ func (e *Evaluator) resolveURL(ctx, fctx context.Context, raw string, r *sourceR
 	// gives no complete provenance (PCov) until an API confirms it (lookup).
 	w.Resolved = r.Fetched || stated || w.Kind == claimtrace.WorkPaper && w.Via == "meta_tags" ||
 		identified && alive && ownResolver(raw)
+}
+
+// networkDown reports whether the fetcher knows the network to be down
+// (fetch.Client.NetworkDown); fetchers that cannot tell never are.
+func (e *Evaluator) networkDown() bool {
+	n, ok := e.opts.Fetcher.(interface{ NetworkDown() bool })
+	return ok && n.NetworkDown()
 }
 
 // ownResolver reports whether a URL is on the resolver of the identifier

@@ -56,6 +56,11 @@ func networkFailure(err error) bool {
 	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENETUNREACH) || errors.Is(err, syscall.EHOSTUNREACH)
 }
 
+// NetworkDown reports whether the client knows the network to be down
+// right now (see Options.Probe): callers skip other network work, such as
+// scholarly lookups, that would only wait out the same failure.
+func (c *Client) NetworkDown() bool { return c.outage.down() != nil }
+
 // answered records that a server answered: the network works.
 func (o *outage) answered() {
 	if o == nil {
