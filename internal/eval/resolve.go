@@ -267,7 +267,11 @@ func (e *Evaluator) resolve(ctx context.Context, t target) sourceResult {
 		r.lookupSkipped = true
 	} else if e.opts.Scholar != nil && fctx.Err() == nil {
 		e.lookup(fctx, &r)
-		r.interrupted = r.interrupted && ctx.Err() != nil
+		if r.interrupted && ctx.Err() == nil {
+			// The run's fetch time limit, not a cancellation: the lookup
+			// is left to the next run.
+			r.interrupted, r.lookupSkipped = false, true
+		}
 	}
 	if e.opts.Metadata != nil && !r.interrupted {
 		e.identify(ctx, &r)
@@ -526,7 +530,7 @@ func (e *Evaluator) lookup(ctx context.Context, r *sourceResult) {
 	case w.ArXivID != "":
 		recs, err := e.opts.Scholar.ArXiv(ctx, w.ArXivID)
 		if err != nil {
-			r.interrupted = ctx.Err() != nil
+			e.lookupFailed(ctx, r)
 			return
 		}
 		rec, ok := recs[w.ArXivID]
@@ -557,7 +561,7 @@ func (e *Evaluator) lookup(ctx context.Context, r *sourceResult) {
 			return
 		}
 		if err != nil {
-			r.interrupted = ctx.Err() != nil
+			e.lookupFailed(ctx, r)
 			return
 		}
 		w.Resolved = true
@@ -577,14 +581,14 @@ func (e *Evaluator) lookup(ctx context.Context, r *sourceResult) {
 		x, _ := biblio.ExternalID(w.URL)
 		rec, err := e.opts.Scholar.WorkByID(ctx, x.Kind, x.Value)
 		if err != nil {
-			r.interrupted = ctx.Err() != nil
+			e.lookupFailed(ctx, r)
 			return
 		}
 		takeRecord(w, rec)
 	case w.Title != "" && w.Kind == claimtrace.WorkPaper && !r.Fetched:
 		recs, err := e.opts.Scholar.SearchTitle(ctx, w.Title)
 		if err != nil {
-			r.interrupted = ctx.Err() != nil
+			e.lookupFailed(ctx, r)
 			return
 		}
 		want := biblio.TitleKey(w.Title)
@@ -600,6 +604,17 @@ func (e *Evaluator) lookup(ctx context.Context, r *sourceResult) {
 			w.Via = rec.Source
 			break
 		}
+	}
+}
+
+// lookupFailed records a scholarly lookup that failed: cut short by
+// cancellation, or made while the network is down (lookupSkipped: the
+// next run asks again); any other failure leaves the work as the cheaper
+// rungs left it.
+func (e *Evaluator) lookupFailed(ctx context.Context, r *sourceResult) {
+	r.interrupted = ctx.Err() != nil
+	if !r.interrupted && e.networkDown() {
+		r.lookupSkipped = true
 	}
 }
 
