@@ -24,6 +24,10 @@ var (
 	// ErrBlocked reports that a URL was refused by the fetcher's safety policy
 	// (private, loopback or link-local address, bad scheme).
 	ErrBlocked = errors.New("blocked by fetch policy")
+	// ErrNoNetwork reports that the network itself failed (name lookups and
+	// connections fail for every host alike, known-good hosts included),
+	// so nothing can be said of the URL asked for: not a dead link.
+	ErrNoNetwork = errors.New("no network")
 	// ErrBudget reports that a run budget (calls, cost) is exhausted.
 	ErrBudget = errors.New("budget exhausted")
 	// ErrTooLarge reports an input over a configured size cap.
@@ -149,9 +153,15 @@ const (
 	WorkWeb     WorkKind = "web"     // blogs, news, Wikipedia, docs: counted, not in P/R
 	WorkUnknown WorkKind = "unknown" // nothing could be learned (dead or fabricated link)
 	// WorkUnverifiable is a live page that could not be read (a bot wall,
-	// a paywall, a script shell, too little text) and gave no identity:
-	// neither a hit nor a fabrication, it is kept out of precision.
+	// a paywall, a script shell, too little text) and whose identity
+	// nothing established: not a hit, and in strict precision's
+	// denominator, since a report must not gain by citing what no one can
+	// check.
 	WorkUnverifiable WorkKind = "unverifiable"
+	// WorkNotFetched is a source the run could not fetch because the
+	// network failed (every lookup failing alike), not because of the
+	// link: no verdict, out of every figure, fetched again by the next run.
+	WorkNotFetched WorkKind = "not_fetched"
 )
 
 // Work is a cited source resolved to an identity. Key is its identity:

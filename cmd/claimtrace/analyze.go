@@ -514,11 +514,12 @@ func printShares(w io.Writer, ts []*analysis.Taxonomy, keys []string, of func(*a
 func printTaxonomy(w io.Writer, ts []*analysis.Taxonomy) {
 	fmt.Fprintln(w, "cited works that are not ground-truth hits, by reason (% of non-hits)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "system\treports\tworks\thits\tnon-hits\tpost_cutoff\tunresolvable\tunverifiable\tnot_a_paper\tsource_survey\tnot_in_GT\tfabricated ids\t")
+	fmt.Fprintln(tw, "system\treports\tworks\thits\tnon-hits\tpost_cutoff\tunresolvable\tunverifiable\tmisattributed\tnot_a_paper\tsource_survey\tnot_in_GT\tnot_fetched\tfabricated ids\t")
 	for _, t := range ts {
 		c := t.Citations
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.System, t.Reports, c.Works, c.Hits, c.NonHits,
-			shareCell(c.PostCutoff), shareCell(c.Unresolvable), shareCell(c.Unverifiable), shareCell(c.NotAPaper), shareCell(c.SourceSurvey), shareCell(c.NotInGT), shareCell(c.Fabricated))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.System, t.Reports, c.Works, c.Hits, c.NonHits,
+			shareCell(c.PostCutoff), shareCell(c.Unresolvable), shareCell(c.Unverifiable), shareCell(c.Misattributed), shareCell(c.NotAPaper), shareCell(c.SourceSurvey),
+			shareCell(c.NotInGT), shareCell(c.NotFetched), shareCell(c.Fabricated))
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "(fabricated ids: arXiv ids and DOIs resolvers reject, % of all cited works)")
@@ -550,7 +551,8 @@ func printTaxonomy(w io.Writer, ts []*analysis.Taxonomy) {
 	tw.Flush()
 
 	order := []string{score.ReasonPostCutoff, score.ReasonUnresolvable, analysis.CauseFabricatedArXiv, analysis.CauseFabricatedDOI,
-		score.ReasonUnverifiable, score.ReasonNotAPaper, score.ReasonSourceSurvey, score.ReasonNotInGT, analysis.ExampleUnsupported, analysis.ExampleContradicted}
+		score.ReasonUnverifiable, score.ReasonMisattributed, score.ReasonNotAPaper, score.ReasonSourceSurvey, score.ReasonNotInGT, score.ReasonNotFetched,
+		analysis.ExampleUnsupported, analysis.ExampleContradicted}
 	order = append(order, unknown...)
 	order = append(order, analysis.ExampleFalseFact)
 	for _, t := range ts {

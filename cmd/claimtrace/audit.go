@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/prov"
 	"github.com/claimtrace/claimtrace/internal/prov/provjson"
 	"github.com/claimtrace/claimtrace/internal/store"
@@ -32,15 +33,19 @@ type auditOptions struct {
 	// finds to the graph's conflicts: over a report's source texts in the
 	// pipeline, over a graph's excerpts otherwise.
 	Detect bool
+	// sources shows and bounds the fetching of a report's sources.
+	sources sourceFlags
 	// audited, when set, receives where a report input's results were
-	// stored (for the HTML page of --out).
+	// stored (for the HTML page of --out) and the result itself.
 	audited *auditedReport
 }
 
-// auditedReport names the stored run of an audited report.
+// auditedReport names the stored run of an audited report and holds its
+// result.
 type auditedReport struct {
 	st        *store.Store
 	run, task string
+	res       *eval.Result
 }
 
 func (o *auditOptions) add(fs *pflag.FlagSet) {
@@ -49,6 +54,7 @@ func (o *auditOptions) add(fs *pflag.FlagSet) {
 	fs.Float64Var(&o.Tau, "tau", prov.DefaultTau, "entailment threshold τ: a citation is sound when its strength ν > τ")
 	fs.BoolVar(&o.Offline, "offline", false, "never use the network (report inputs)")
 	fs.BoolVar(&o.Detect, "detect", true, "look for contradictions between sources (offline detector: a report's in the full texts of its sources, as eval does; a graph's in its excerpts) and add them to the graph's")
+	o.sources.add(fs)
 }
 
 func (a *app) auditCmd() *cobra.Command {
@@ -84,14 +90,13 @@ verdicts and provenance path; no script, loads nothing).`,
   claimtrace audit --out audit/ prov.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if out != "" {
-				opts.audited = &auditedReport{}
-			}
+			opts.audited = &auditedReport{}
 			started := time.Now()
 			g, m, err := a.audit(cmd.Context(), args[0], opts)
 			if err != nil {
 				return err
 			}
+			printNotFetched(a.stderr, opts.audited.res)
 			if out != "" {
 				// prov.json says who evaluated the graph, with what
 				// settings and when: the judge only for a report input.

@@ -27,8 +27,12 @@ func (a *app) graphFromReport(ctx context.Context, path string, opts auditOption
 	if opts.Detect {
 		v.contradictions = "offline"
 	}
+	timeout, err := a.fetchTimeout(opts.sources)
+	if err != nil {
+		return nil, err
+	}
 	eo := eval.Options{Mode: ff.mode(), Snapshot: opts.Snapshot, Fetcher: fetcher, Store: st, Concurrency: a.cfg.Concurrency,
-		MaxReportBytes: a.inputLimit()}
+		MaxReportBytes: a.inputLimit(), FetchTimeout: timeout, SourceProgress: a.sourceProgress(opts.sources)}
 	if s := a.newScholar(ff); s != nil {
 		eo.Scholar = s
 	}
@@ -51,7 +55,7 @@ func (a *app) graphFromReport(ctx context.Context, path string, opts auditOption
 	m.setRun(run)
 	res, g, err := ev.Audit(ctx, path)
 	if err == nil && opts.audited != nil {
-		*opts.audited = auditedReport{st: st, run: ev.RunID(), task: res.Task}
+		*opts.audited = auditedReport{st: st, run: ev.RunID(), task: res.Task, res: res}
 	}
 	return g, err
 }

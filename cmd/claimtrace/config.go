@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/fetch"
 	"github.com/claimtrace/claimtrace/internal/llm"
 )
 
@@ -53,6 +54,12 @@ type FetchConfig struct {
 	AllowHosts []string `toml:"allow_hosts"`
 	// PerHostRPS limits requests per second to one host (politeness).
 	PerHostRPS float64 `toml:"per_host_rps"`
+	// RunTimeoutSecs bounds the whole time a run (eval, audit, gate) waits
+	// for cited sources; what is left then is not fetched. 0: no bound.
+	RunTimeoutSecs int `toml:"run_timeout_seconds"`
+	// ProbeURLs answer when the network works: when no cited host answers,
+	// they tell an outage from dead links.
+	ProbeURLs []string `toml:"probe_urls"`
 }
 
 // SearchConfig configures the baseline agent's tools (claimtrace run): the
@@ -91,10 +98,12 @@ func defaultConfig() *Config {
 		DataDir:     filepath.Join(dir, "claimtrace"),
 		Concurrency: 8,
 		Fetch: FetchConfig{
-			UserAgent:   "claimtrace/0.1 (+https://github.com/claimtrace/claimtrace)",
-			TimeoutSecs: 30,
-			MaxBytes:    20 << 20,
-			PerHostRPS:  2,
+			UserAgent:      "claimtrace/0.1 (+https://github.com/claimtrace/claimtrace)",
+			TimeoutSecs:    30,
+			MaxBytes:       20 << 20,
+			PerHostRPS:     2,
+			RunTimeoutSecs: 600,
+			ProbeURLs:      fetch.DefaultProbes(),
 		},
 		LLM: LLMConfig{
 			FactCheckers: []string{"gemini:gemini-2.5-pro", "gemini:gemini-2.5-flash"},
@@ -376,6 +385,8 @@ func (c *Config) Validate() error {
 		return bad("fetch.timeout_seconds", c.Fetch.TimeoutSecs, "a non-negative number")
 	case c.Fetch.MaxBytes < 0:
 		return bad("fetch.max_bytes", c.Fetch.MaxBytes, "a non-negative number")
+	case c.Fetch.RunTimeoutSecs < 0:
+		return bad("fetch.run_timeout_seconds", c.Fetch.RunTimeoutSecs, "a non-negative number")
 	}
 	if t := c.LLM.Temperature; t != nil && (*t < 0 || math.IsNaN(*t)) {
 		return bad("llm.temperature", *t, "a non-negative number")

@@ -17,6 +17,7 @@ import (
 	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/llm"
+	"github.com/claimtrace/claimtrace/internal/score"
 	"github.com/claimtrace/claimtrace/internal/store"
 	"github.com/claimtrace/claimtrace/internal/web"
 )
@@ -35,6 +36,7 @@ type evalFlags struct {
 	html        bool
 	reviews     string
 	fetch       fetchFlags
+	sources     sourceFlags
 	verify      verifyFlags
 }
 
@@ -55,6 +57,13 @@ fact-checked when --fact-check is given (factual accuracy), and the report's
 provenance graph is scored (PCov, PSnd, CTran, AEff). Figures are aggregated
 macro, micro and per domain.
 
+Precision is strict: dead, fabricated and walled citations whose identity
+nothing established count against the report; "Verifiable P" beside it
+leaves the walled ones out, and reports the two could set far apart are
+FLAGGED. A citation whose stated title is another paper's is misattributed.
+Sources that could not be fetched (no network, --fetch-timeout) are no
+verdict: left out, and fetched again by the next run. See docs/scoring.md.
+
 Reports are <arxiv_id>.json (text in "response", "content", "text",
 "message", "output" or "result"), <arxiv_id>.md or <arxiv_id>.txt.
 
@@ -71,7 +80,8 @@ redoes what failed. --dry-run prices the model calls before spending.`,
 		Example: `  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3
   claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --snapshot snap --offline
   claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --tasks 2312.04861 --json
-  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --judge openai:gpt-4o --fact-check --dry-run`,
+  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --judge openai:gpt-4o --fact-check --dry-run
+  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --fetch-timeout 30m --progress 2> fetch.log`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runEval(cmd, f)
@@ -91,6 +101,7 @@ redoes what failed. --dry-run prices the model calls before spending.`,
 	fs.StringVar(&f.reviews, "reviews", "", "human labels of the run's review sample, {\"id\", \"label\"} lines (claimtrace review sample --out), counted with the audit view's reviews")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "resolve sources and build every model request, but send none: print the calls, tokens and cost a run would take")
 	f.fetch.add(fs)
+	f.sources.add(fs)
 	f.verify.add(fs)
 	for _, name := range []string{"dataset", "reports", "out"} {
 		cmd.MarkFlagRequired(name)
@@ -122,11 +133,15 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	if f.concurrency <= 0 {
 		f.concurrency = a.cfg.Concurrency
 	}
+	timeout, err := a.fetchTimeout(f.sources)
+	if err != nil {
+		return err
+	}
 	opts := eval.Options{
 		Dataset: ds, ReportsDir: f.reports, OutDir: f.out, Tasks: splitList(f.tasks),
 		Concurrency: f.concurrency, FetchConcurrency: 4 * f.concurrency, RetryFailed: f.retryFailed,
 		Mode: f.fetch.mode(), Snapshot: f.fetch.snapshot, Fetcher: fetcher, Store: st,
-		Manifest: runManifest(os.Args[1:]), MaxReportBytes: a.inputLimit(),
+		Manifest: runManifest(os.Args[1:]), MaxReportBytes: a.inputLimit(), FetchTimeout: timeout,
 	}
 	if s := a.newScholar(f.fetch); s != nil && !f.noScholar {
 		opts.Scholar = s
@@ -156,13 +171,17 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	}
 	opts.Progress = func(p eval.Progress) {
 		if bar == nil {
-			if b := a.progress(p.Total, "eval"); b != nil {
+			if b := a.progress(p.Total, "eval"); b != nil && !f.sources.progress {
 				bar = b
 			} else {
 				bar = nopBar{}
 			}
 		}
 		bar.Add(1)
+	}
+	if f.sources.progress {
+		// A line per source instead of the bar of reports.
+		opts.SourceProgress = a.sourceProgress(f.sources)
 	}
 	ev, err := eval.New(opts)
 	if err != nil {
@@ -253,6 +272,30 @@ func (a *app) dryEval(ctx context.Context, f evalFlags, opts eval.Options, rc Ru
 	return nil
 }
 
+// printFlagged names the reports whose precision the walls they cite could
+// move: more than 20% of their citations unverifiable, or strict and
+// verifiable-only precision more than 0.1 apart.
+func printFlagged(w io.Writer, s *eval.Summary) {
+	var ids []string
+	for _, l := range s.Scores {
+		for _, f := range l.Flags {
+			if f != score.FlagNotFetched {
+				ids = append(ids, l.Task)
+				break
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	n, more := len(ids), ""
+	if n > 10 {
+		ids, more = ids[:10], fmt.Sprintf(" and %d more", n-10)
+	}
+	fmt.Fprintf(w, "FLAGGED: %d report(s) whose precision walls could move (unverifiable > %.0f%% of citations, or strict and verifiable-only precision > %.1f apart): %s%s\n",
+		n, score.FlagUnverifiableShare*100, score.FlagPrecisionGap, strings.Join(ids, ", "), more)
+}
+
 type nopBar struct{}
 
 func (nopBar) Add(int) error { return nil }
@@ -263,8 +306,8 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 	c := s.Citation
 	fmt.Fprintf(w, "claimtrace eval — %d reports scored, %d failed (mode %s, run %s)\n\n", s.Reports, s.ReportsFailed, s.Mode, s.Run)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "\tReports\tPrecision\tCompat P\tRecall\tF1\tMicro P\tMicro R\tRefs/report\tMatch rate\tPCov\tPSnd\tCTran\t")
-	fmt.Fprintf(tw, "all\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Reports, pct(c.Precision), pct(c.CompatPrecision), pct(c.Recall),
+	fmt.Fprintln(tw, "\tReports\tPrecision\tVerifiable P\tCompat P\tRecall\tF1\tMicro P\tMicro R\tRefs/report\tMatch rate\tPCov\tPSnd\tCTran\t")
+	fmt.Fprintf(tw, "all\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Reports, pct(c.Precision), pct(c.PrecisionVerifiable), pct(c.CompatPrecision), pct(c.Recall),
 		pct(c.F1), pct(c.MicroPrecision), pct(c.MicroRecall), num(c.RefsPerReport), pct(s.Cited.MatchRate), pct(s.AAR.PCov), pct(s.AAR.PSnd), pct(s.AAR.CTran))
 	domains := make([]string, 0, len(c.ByDomain))
 	for d := range c.ByDomain {
@@ -274,15 +317,21 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 	if len(domains) > 1 {
 		for _, d := range domains {
 			b := c.ByDomain[d]
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\t\t\t\t\n", shorten(d, 34), b.Reports, pct(b.Precision), pct(b.CompatPrecision), pct(b.Recall),
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\t\t\t\t\n", shorten(d, 34), b.Reports, pct(b.Precision), pct(b.PrecisionVerifiable), pct(b.CompatPrecision), pct(b.Recall),
 				pct(b.F1), pct(b.MicroPrecision), pct(b.MicroRecall), num(b.RefsPerReport))
 		}
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\ncited works: %d papers (%d matched the ground truth, %d after the cutoff, %d the survey itself), %d web pages, %d unresolvable (dead or fabricated), %d unverifiable (alive, unreadable); %d dangling markers\n",
-		c.Papers, c.Hits, c.PostCutoff, c.SourceSurvey, c.Web, c.Unresolvable, c.Unverifiable, c.Dangling)
+	fmt.Fprintf(w, "\nprecision is strict: every cited work whose identity could not be established counts against the report; verifiable P leaves the unverifiable ones out (the optimistic bound)\n")
+	fmt.Fprintf(w, "cited works: %d papers (%d matched the ground truth, %d after the cutoff, %d the survey itself, %d misattributed), %d web pages, %d unresolvable (dead or fabricated), %d unverifiable (alive, unreadable, no identity); %d dangling markers\n",
+		c.Papers, c.Hits, c.PostCutoff, c.SourceSurvey, c.Misattributed, c.Web, c.Unresolvable, c.Unverifiable, c.Dangling)
 	if c.ReportsWithoutRefs > 0 {
-		fmt.Fprintf(w, "%d report(s) cite no reference: precision undefined, excluded from its mean\n", c.ReportsWithoutRefs)
+		fmt.Fprintf(w, "%d report(s) cite no paper (only web pages, or nothing): precision undefined, excluded from its mean\n", c.ReportsWithoutRefs)
+	}
+	printFlagged(w, s)
+	if c.NotFetched > 0 {
+		fmt.Fprintf(w, "NOT FETCHED: %d source(s) of %d report(s) could not be fetched (no network, or the fetch time limit): no verdict on them, left out of every figure; rerun to fetch them, or use --offline --snapshot DIR\n",
+			c.NotFetched, c.ReportsNotFetched)
 	}
 	if s.Cited.Judge != "" {
 		fmt.Fprintf(w, "cited statements (judge %s): match rate %s over %d judged (claim, source) pairs; %d pairs unknown (source unreadable or unjudged)\n",

@@ -21,12 +21,22 @@ func (a *app) gateCmd() *cobra.Command {
 minimum values. Exit status: 0 when every threshold is met, 1 when one is
 not (what failed and why is printed), 2 when the input cannot be audited.
 
+A report whose cited sources could not all be fetched cannot be audited:
+when the network is down (no host answers, not even doi.org or arxiv.org),
+or the wait for sources exceeds --fetch-timeout, gate stops and exits 2
+("cannot audit: 27 of 27 sources could not be fetched: no network; …")
+instead of failing PSnd on sources it never read. Audit offline from a
+snapshot (claimtrace snapshot, where the network works) with --offline
+--snapshot DIR.
+
 A metric passes when it is at least its minimum. PCov is undefined for a
 report without claims and PSnd for one without citations: both fail. CTran is
 undefined when no conflict between sources exists, which passes: there is
 nothing to surface.`,
 		Example: `  claimtrace gate --min-pcov 0.8 --min-psnd 0.7 graph.json
-  claimtrace gate --min-pcov 0.9 --min-psnd 0.8 --min-ctran 1 --tau 0.6 prov.json`,
+  claimtrace gate --min-pcov 0.9 --min-psnd 0.8 --min-ctran 1 --tau 0.6 prov.json
+  claimtrace gate --min-pcov 0.8 --min-psnd 0.6 --fetch-timeout 2m --progress report.md
+  claimtrace gate --min-pcov 0.8 --min-psnd 0.6 --offline --snapshot snap/ report.md`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return &exitError{2, fmt.Errorf("gate takes one REPORT or GRAPH, got %d arguments", len(args))}
@@ -76,8 +86,12 @@ func gateFlags(changed func(string) bool, minPCov, minPSnd, minCTran float64) (p
 // against gate: exit status 1 when a threshold is not met, 2 when the
 // input cannot be audited.
 func (a *app) runGate(ctx context.Context, path string, opts auditOptions, gate prov.Gate) error {
+	opts.audited = &auditedReport{}
 	g, m, err := a.audit(ctx, path, opts)
 	if err != nil {
+		return &exitError{2, err}
+	}
+	if err := notFetchedError(opts.audited.res); err != nil {
 		return &exitError{2, err}
 	}
 	pass, checks := gate.Check(m)

@@ -33,9 +33,12 @@ func (a *app) leaderboardCmd() *cobra.Command {
 		Use:   "leaderboard OUT_DIR...",
 		Short: "Compare evaluation runs side by side (ReportBench's Table 1, judge swaps, tool budgets)",
 		Long: `Read the summary.json of each evaluation output directory and print one row
-per system: citation precision (paper and compat), recall, F1, references per
-report, cited-statement match rate, factual accuracy, PCov, PSnd, CTran and the
-run's model cost. A system is named by its directory.
+per system: citation precision (strict, and beside it the optimistic bound
+over verifiable citations, then compat), the reports flagged because walls
+could move their precision, recall, F1, references per report,
+cited-statement match rate, factual accuracy, PCov, PSnd, CTran and the run's
+model cost. A system is named by its directory. Rows rank by strict
+precision unless --by says otherwise.
 
 Use it for the paper's comparisons: several agents on one dataset, one agent
 judged by two model families (A.2.4), one agent under several tool budgets
@@ -60,7 +63,7 @@ counts its judge's raw figure as a point.`,
 			return a.runLeaderboard(f, args)
 		},
 	}
-	cmd.Flags().StringVar(&f.by, "by", "precision", "sort by: precision, recall, f1, match, factual, pcov, psnd")
+	cmd.Flags().StringVar(&f.by, "by", "precision", "sort by: precision (strict), verifiable, recall, f1, match, factual, pcov, psnd")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&f.ci, "ci", false, "add percentile bootstrap confidence intervals over reports to the macro metrics")
 	f.bootstrap.add(cmd)
@@ -93,15 +96,15 @@ func (a *app) runLeaderboard(f leaderboardFlags, dirs []string) error {
 		return printLeaderCI(a.stdout, rows, f.bootstrap)
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "rank\tsystem\treports\tprecision\tcompat P\trecall\tF1\trefs\tmatch rate\tfactual\tPCov\tPSnd\tCTran\tcost $\t")
+	fmt.Fprintln(tw, "rank\tsystem\treports\tprecision\tverifiable P\tflagged\tcompat P\trecall\tF1\trefs\tmatch rate\tfactual\tPCov\tPSnd\tCTran\tcost $\t")
 	reviewed, ranges := false, false
 	for _, r := range rows {
 		rank := "—"
 		if r.Rank != nil {
 			rank = r.Rank.String()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", rank, r.System, r.Reports,
-			frac(r.Precision), frac(r.Compat), frac(r.Recall), frac(r.F1), num(r.Refs), judgedCell(r.MatchRate, r.MatchRatePPI),
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", rank, r.System, r.Reports,
+			frac(r.Precision), frac(r.Verifiable), r.Flagged, frac(r.Compat), frac(r.Recall), frac(r.F1), num(r.Refs), judgedCell(r.MatchRate, r.MatchRatePPI),
 			judgedCell(r.Factual, r.FactualPPI), pct(r.PCov), judgedCell(r.PSnd, r.PSndPPI), pct(r.CTran), r.Cost)
 		for _, f := range []*eval.ReviewedFigure{r.MatchRatePPI, r.FactualPPI, r.PSndPPI} {
 			reviewed = reviewed || (f != nil && f.Estimate.Estimate != nil)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/claimtrace/claimtrace/internal/eval"
 )
@@ -29,6 +30,16 @@ func printCitations(w io.Writer, r *eval.Result) {
 			what = "“" + u.Title + "”"
 		}
 		fmt.Fprintf(w, "  %-20s %s\n", u.Reason, shorten(what, 80))
+		if u.StatedTitle != "" {
+			fmt.Fprintf(w, "  %-20s   the report says “%s”, the work is “%s”\n", "", shorten(u.StatedTitle, 60), shorten(u.Title, 60))
+		}
+	}
+	if c := r.Citation; c.Precision != nil {
+		fmt.Fprintf(w, "precision %s strict, %s over verifiable citations only", frac(c.Precision), frac(c.PrecisionVerifiable))
+		if c.Flagged {
+			fmt.Fprintf(w, "; FLAGGED: %s", strings.Join(c.Flags, ", "))
+		}
+		fmt.Fprintln(w)
 	}
 }
 

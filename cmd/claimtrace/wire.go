@@ -77,6 +77,7 @@ func (a *app) newFetcher(f fetchFlags, st *store.Store) (*fetch.Client, error) {
 		AllowHosts: append(append([]string(nil), a.cfg.Fetch.AllowHosts...), f.allowHosts...),
 		Offline:    f.offline,
 		Canon:      canon,
+		Probe:      a.cfg.Fetch.ProbeURLs,
 	}
 	if f.snapshot != "" {
 		snap, err := fetch.OpenSnapshot(f.snapshot)

@@ -12,26 +12,31 @@ import (
 
 // LeaderRow is one system on the leaderboard: the headline figures of an
 // evaluation's summary.json, the system named by its output directory.
+// Precision is strict and ranks; Verifiable, the optimistic bound over
+// verifiable citations, shows the range beside it; Flagged counts the
+// reports whose precision walls could move.
 type LeaderRow struct {
-	System    string   `json:"system"`
-	Dir       string   `json:"dir"`
-	Reports   int      `json:"reports"`
-	Failed    int      `json:"failed"`
-	Precision *float64 `json:"precision"`
-	Compat    *float64 `json:"compat_precision"`
-	Recall    *float64 `json:"recall"`
-	F1        *float64 `json:"f1"`
-	Refs      *float64 `json:"refs_per_report"`
-	MatchRate *float64 `json:"match_rate"`
-	CitedPer  *float64 `json:"cited_statements_per_report"`
-	Factual   *float64 `json:"factual_accuracy"`
-	NonCited  *float64 `json:"non_cited_statements_per_report"`
-	PCov      *float64 `json:"pcov"`
-	PSnd      *float64 `json:"psnd"`
-	CTran     *float64 `json:"ctran"`
-	Cost      float64  `json:"llm_cost_usd"`
-	Judge     string   `json:"judge"`
-	Mode      string   `json:"mode"`
+	System     string   `json:"system"`
+	Dir        string   `json:"dir"`
+	Reports    int      `json:"reports"`
+	Failed     int      `json:"failed"`
+	Precision  *float64 `json:"precision"`
+	Verifiable *float64 `json:"precision_verifiable"`
+	Flagged    int      `json:"reports_flagged"`
+	Compat     *float64 `json:"compat_precision"`
+	Recall     *float64 `json:"recall"`
+	F1         *float64 `json:"f1"`
+	Refs       *float64 `json:"refs_per_report"`
+	MatchRate  *float64 `json:"match_rate"`
+	CitedPer   *float64 `json:"cited_statements_per_report"`
+	Factual    *float64 `json:"factual_accuracy"`
+	NonCited   *float64 `json:"non_cited_statements_per_report"`
+	PCov       *float64 `json:"pcov"`
+	PSnd       *float64 `json:"psnd"`
+	CTran      *float64 `json:"ctran"`
+	Cost       float64  `json:"llm_cost_usd"`
+	Judge      string   `json:"judge"`
+	Mode       string   `json:"mode"`
 	// CI holds the bootstrap intervals of the macro metrics, when asked.
 	CI []Interval `json:"ci,omitempty"`
 	// MatchRatePPI, FactualPPI and PSndPPI are the summary's figures with
@@ -51,7 +56,7 @@ func NewLeaderRow(dir string, s *eval.Summary) LeaderRow {
 	c := s.Citation
 	return LeaderRow{
 		System: filepath.Base(filepath.Clean(dir)), Dir: dir, Reports: s.Reports, Failed: s.ReportsFailed,
-		Precision: c.Precision, Compat: c.CompatPrecision, Recall: c.Recall, F1: c.F1, Refs: c.RefsPerReport,
+		Precision: c.Precision, Verifiable: c.PrecisionVerifiable, Flagged: c.ReportsFlagged, Compat: c.CompatPrecision, Recall: c.Recall, F1: c.F1, Refs: c.RefsPerReport,
 		MatchRate: s.Cited.MatchRate, CitedPer: s.Cited.StatementsPerReport,
 		Factual: s.NonCited.FactualAccuracy, NonCited: s.NonCited.StatementsPerReport,
 		PCov: s.AAR.PCov, PSnd: s.AAR.PSnd, CTran: s.AAR.CTran, Cost: s.LLM.CostUSD, Judge: s.Cited.Judge, Mode: s.Mode,
@@ -61,13 +66,14 @@ func NewLeaderRow(dir string, s *eval.Summary) LeaderRow {
 
 // leaderKeys are the metrics a leaderboard sorts by.
 var leaderKeys = map[string]func(r LeaderRow) *float64{
-	"precision": func(r LeaderRow) *float64 { return r.Precision },
-	"recall":    func(r LeaderRow) *float64 { return r.Recall },
-	"f1":        func(r LeaderRow) *float64 { return r.F1 },
-	"match":     func(r LeaderRow) *float64 { return r.MatchRate },
-	"factual":   func(r LeaderRow) *float64 { return r.Factual },
-	"pcov":      func(r LeaderRow) *float64 { return r.PCov },
-	"psnd":      func(r LeaderRow) *float64 { return r.PSnd },
+	"precision":  func(r LeaderRow) *float64 { return r.Precision },
+	"verifiable": func(r LeaderRow) *float64 { return r.Verifiable },
+	"recall":     func(r LeaderRow) *float64 { return r.Recall },
+	"f1":         func(r LeaderRow) *float64 { return r.F1 },
+	"match":      func(r LeaderRow) *float64 { return r.MatchRate },
+	"factual":    func(r LeaderRow) *float64 { return r.Factual },
+	"pcov":       func(r LeaderRow) *float64 { return r.PCov },
+	"psnd":       func(r LeaderRow) *float64 { return r.PSnd },
 }
 
 // LeaderKeys returns the names a leaderboard sorts by, sorted.

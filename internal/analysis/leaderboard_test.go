@@ -19,13 +19,14 @@ func TestNewLeaderRow(t *testing.T) {
 	var s eval.Summary
 	s.Mode, s.Reports, s.ReportsFailed = "offline", 3, 1
 	s.Citation.Precision, s.Citation.CompatPrecision, s.Citation.Recall, s.Citation.F1, s.Citation.RefsPerReport = f(0.5), f(0.6), f(0.1), f(0.2), f(12)
+	s.Citation.PrecisionVerifiable, s.Citation.ReportsFlagged = f(0.75), 2
 	s.Cited.MatchRate, s.Cited.StatementsPerReport, s.Cited.Judge = f(0.7), f(9), "offline"
 	s.NonCited.FactualAccuracy, s.NonCited.StatementsPerReport = f(0.8), f(4)
 	s.AAR.PCov, s.AAR.PSnd, s.AAR.CTran = f(0.9), f(0.4), f(0.3)
 	s.LLM.CostUSD = 1.25
 	want := analysis.LeaderRow{
 		System: "o3", Dir: "results/o3/", Reports: 3, Failed: 1,
-		Precision: f(0.5), Compat: f(0.6), Recall: f(0.1), F1: f(0.2), Refs: f(12),
+		Precision: f(0.5), Verifiable: f(0.75), Flagged: 2, Compat: f(0.6), Recall: f(0.1), F1: f(0.2), Refs: f(12),
 		MatchRate: f(0.7), CitedPer: f(9), Factual: f(0.8), NonCited: f(4),
 		PCov: f(0.9), PSnd: f(0.4), CTran: f(0.3), Cost: 1.25, Judge: "offline", Mode: "offline",
 	}
@@ -66,7 +67,15 @@ func TestSortLeaderRows(t *testing.T) {
 	if err := analysis.SortLeaderRows(rows, "cost"); !errors.Is(err, claimtrace.ErrInvalid) {
 		t.Errorf("sort by cost: %v, want ErrInvalid", err)
 	}
-	if diff := cmp.Diff([]string{"f1", "factual", "match", "pcov", "precision", "psnd", "recall"}, analysis.LeaderKeys()); diff != "" {
+	// A wall-heavy system ranks by its strict precision, its bound beside.
+	walls := []analysis.LeaderRow{{System: "walls", Precision: f(0.2), Verifiable: f(1)}, {System: "honest", Precision: f(0.5), Verifiable: f(0.55)}}
+	if err := analysis.SortLeaderRows(walls, "precision"); err != nil || walls[0].System != "honest" {
+		t.Errorf("by strict precision: %v first (%v), want honest", walls[0].System, err)
+	}
+	if err := analysis.SortLeaderRows(walls, "verifiable"); err != nil || walls[0].System != "walls" {
+		t.Errorf("by the verifiable bound: %v first (%v), want walls", walls[0].System, err)
+	}
+	if diff := cmp.Diff([]string{"f1", "factual", "match", "pcov", "precision", "psnd", "recall", "verifiable"}, analysis.LeaderKeys()); diff != "" {
 		t.Errorf("LeaderKeys (-want +got):\n%s", diff)
 	}
 }

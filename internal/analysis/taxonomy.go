@@ -121,6 +121,9 @@ func unknownCause(reason string) string {
 		return UnknownSourceNoText
 	case strings.HasPrefix(reason, "source has no readable text"):
 		return UnknownSourceNoText
+	case strings.HasPrefix(reason, "source not fetched"):
+		// The network was down, or the run's fetch time limit ran out.
+		return UnknownSourceUnreachable
 	case strings.HasPrefix(reason, "judge failed") || strings.HasPrefix(reason, "judge returned "):
 		return UnknownJudgeFailed
 	case strings.HasPrefix(reason, "evidence quote not found") || strings.HasPrefix(reason, "verdict without evidence"):
@@ -142,12 +145,17 @@ type CitationErrors struct {
 	PostCutoff   Share `json:"post_cutoff"`
 	Unresolvable Share `json:"unresolvable"`
 	// Unverifiable pages answered but could not be read (a wall, a shell,
-	// too little text) and gave no scholarly identity: kept out of strict
-	// precision, and shown here so a run full of walls is visible.
+	// too little text) and nothing established what they are: against
+	// strict precision, out of the verifiable-only bound, and shown here
+	// so a run full of walls is visible.
 	Unverifiable Share `json:"unverifiable"`
-	NotAPaper    Share `json:"not_a_paper"`
-	SourceSurvey Share `json:"source_survey"`
-	NotInGT      Share `json:"not_in_ground_truth"`
+	// Misattributed works are real, but not the paper the report names;
+	// NotFetched sources could not be fetched (no network): no verdict.
+	Misattributed Share `json:"misattributed"`
+	NotFetched    Share `json:"not_fetched"`
+	NotAPaper     Share `json:"not_a_paper"`
+	SourceSurvey  Share `json:"source_survey"`
+	NotInGT       Share `json:"not_in_ground_truth"`
 	// UnresolvableBy breaks the unresolvable down by cause (Cause…), as
 	// shares of the unresolvable. Its fabricated_arxiv_id and
 	// fabricated_doi entries are identifiers resolvers reject.
@@ -298,6 +306,8 @@ func Classify(run *Run, examples int) *Taxonomy {
 		PostCutoff:     share(reasons[score.ReasonPostCutoff], non),
 		Unresolvable:   share(reasons[score.ReasonUnresolvable], non),
 		Unverifiable:   share(reasons[score.ReasonUnverifiable], non),
+		Misattributed:  share(reasons[score.ReasonMisattributed], non),
+		NotFetched:     share(reasons[score.ReasonNotFetched], non),
 		NotAPaper:      share(reasons[score.ReasonNotAPaper], non),
 		SourceSurvey:   share(reasons[score.ReasonSourceSurvey], non),
 		NotInGT:        share(reasons[score.ReasonNotInGT], non),

@@ -55,7 +55,7 @@ func TestClassify(t *testing.T) {
 	}
 	wantCit := analysis.CitationErrors{
 		Works: 12, Hits: 3, NonHits: 9,
-		PostCutoff: sh(2, 9), Unresolvable: sh(4, 9), Unverifiable: sh(0, 9), NotAPaper: sh(1, 9), SourceSurvey: sh(1, 9), NotInGT: sh(1, 9),
+		PostCutoff: sh(2, 9), Unresolvable: sh(4, 9), Unverifiable: sh(0, 9), Misattributed: sh(0, 9), NotFetched: sh(0, 9), NotAPaper: sh(1, 9), SourceSurvey: sh(1, 9), NotInGT: sh(1, 9),
 		UnresolvableBy: map[string]analysis.Share{
 			analysis.CauseFabricatedArXiv: sh(1, 4), analysis.CauseFabricatedDOI: sh(1, 4),
 			analysis.CauseWalled: sh(1, 4), analysis.CauseDead: sh(1, 4),
@@ -131,12 +131,18 @@ func TestCauses(t *testing.T) {
 		"source shows a error_page page, not content":              analysis.UnknownSourceDead,
 		"source shows a empty page, not content":                   analysis.UnknownSourceNoText,
 		"source has no readable text":                              analysis.UnknownSourceNoText,
+		"source not fetched: no network":                           analysis.UnknownSourceUnreachable,
 		"judge failed: malformed answer":                           analysis.UnknownJudgeFailed,
 		"judge returned 3 verdicts for 4 claims":                   analysis.UnknownJudgeFailed,
 		"evidence quote not found in the source; verdict rejected": analysis.UnknownEvidenceRejected,
 		"verdict without evidence: the model said so":              analysis.UnknownEvidenceRejected,
 		"":                                     analysis.UnknownJudgeAbstained,
 		"not enough information in the source": analysis.UnknownJudgeAbstained,
+	}
+	// The reasons of issue 19 have their own shares.
+	r := report{task: "t", gt: 1, unmatched: []score.Unmatched{{URL: "a", Reason: score.ReasonMisattributed}, {URL: "b", Reason: score.ReasonNotFetched}, {URL: "c", Reason: score.ReasonNotFetched}}}
+	if c := analysis.Classify(&analysis.Run{Reports: []*eval.Result{r.result()}}, 0).Citations; c.Misattributed.N != 1 || c.NotFetched.N != 2 {
+		t.Errorf("misattributed %+v, not fetched %+v; want 1 and 2", c.Misattributed, c.NotFetched)
 	}
 	for status, want := range statuses {
 		r := report{task: "t", gt: 1, unmatched: []score.Unmatched{{URL: "u", Reason: score.ReasonUnresolvable, Detail: status}}}

@@ -77,10 +77,29 @@ func doiAt(low string, i int, isURL bool) string {
 		end++
 	}
 	d := trimDOITail(low[i:end])
-	if len(d) <= k-i+1 {
+	if !doiSuffixNames(d[k-i+1:]) {
 		return ""
 	}
 	return strings.ToLower(d)
+}
+
+// minDOISuffix is the fewest letters and digits a DOI suffix holds. A
+// shorter one is a prefix cut short, not a work: "10.1016/j" is the stem
+// of every Elsevier journal DOI (10.1016/j.conengprac.…, 10.1016/j.ifacol.…),
+// left when whitespace splits the DOI, and taking it as an identity makes
+// every paper so cut one work.
+const minDOISuffix = 2
+
+// doiSuffixNames reports whether a DOI suffix (after the prefix's slash)
+// can name a work: it holds at least minDOISuffix letters or digits.
+func doiSuffixNames(suffix string) bool {
+	n := 0
+	for i := 0; i < len(suffix) && n < minDOISuffix; i++ {
+		if isAlnum(suffix[i]) || suffix[i] >= 0x80 {
+			n++
+		}
+	}
+	return n >= minDOISuffix
 }
 
 // stopsAtNonASCII reports whether a non-ASCII rune ends a DOI: full-width

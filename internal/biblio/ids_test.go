@@ -114,11 +114,49 @@ func TestDOI(t *testing.T) {
 		"version 210.1234/abc": "",
 		"10.12/abc":            "",
 		"10.1234/":             "",
-		"":                     "",
+		// A prefix cut short by whitespace is no DOI.
+		"10.1016/j": "",
+		"https://doi.org/10.1016/j              .conengprac.1.2": "",
+		"doi:10.1016/j.": "",
+		"10.1234/ab":     "10.1234/ab",
+		"":               "",
 	}
 	for in, want := range tests {
 		if got := DOI(in); got != want {
 			t.Errorf("DOI(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestExternalID(t *testing.T) {
+	tests := map[string]ExtID{
+		"https://pubmed.ncbi.nlm.nih.gov/31452104/":                                    {IDPubMed, "31452104"},
+		"https://www.ncbi.nlm.nih.gov/pubmed/0031452104":                               {IDPubMed, "31452104"},
+		"https://www.ncbi.nlm.nih.gov/pmc/articles/PMC6614286/":                        {IDPMC, "PMC6614286"},
+		"https://pmc.ncbi.nlm.nih.gov/articles/pmc6614286":                             {IDPMC, "PMC6614286"},
+		"https://europepmc.org/article/MED/31452104":                                   {IDPubMed, "31452104"},
+		"https://europepmc.org/abstract/PMC/PMC6614286":                                {IDPMC, "PMC6614286"},
+		"https://www.sciencedirect.com/science/article/pii/S0967066112001050":          {IDPII, "S0967066112001050"},
+		"https://www.sciencedirect.com/science/article/abs/pii/s0967066112001050":      {IDPII, "S0967066112001050"},
+		"https://linkinghub.elsevier.com/retrieve/pii/S0967-0661(12)00105-0":           {IDPII, "S0967066112001050"},
+		"https://www.sciencedirect.com/science/article/pii/S0140673620301835X":         {},
+		"https://www.sciencedirect.com/science/article/pii/B978-0-12-345678-9.00012-X": {IDPII, "B978012345678900012X"},
+		"https://openreview.net/forum?id=rJ4km2R5t7":                                   {IDOpenReview, "rJ4km2R5t7"},
+		"https://openreview.net/pdf?id=rJ4km2R5t7&noteId=x":                            {IDOpenReview, "rJ4km2R5t7"},
+		"https://openreview.net/group?id=ICLR.cc/2024/Conference":                      {},
+		"https://aclanthology.org/2020.acl-main.1/":                                    {IDACL, "2020.acl-main.1"},
+		"https://aclanthology.org/2020.acl-main.1.pdf":                                 {IDACL, "2020.acl-main.1"},
+		"https://www.aclweb.org/anthology/P19-1001.pdf":                                {IDACL, "P19-1001"},
+		"https://aclanthology.org/events/acl-2020/":                                    {},
+		"https://pubmed.ncbi.nlm.nih.gov/?term=widgets":                                {},
+		"https://www.ncbi.nlm.nih.gov/pmc/articles/PMC/":                               {},
+		"https://example.org/pii/S0967066112001050":                                    {},
+		"not a url": {},
+	}
+	for in, want := range tests {
+		got, ok := ExternalID(in)
+		if ok != (want != ExtID{}) || got != want {
+			t.Errorf("ExternalID(%q) = %+v, %v; want %+v", in, got, ok, want)
 		}
 	}
 }

@@ -8,8 +8,11 @@ import (
 
 // Match methods, in the order Index.Match tries them.
 const (
-	MethodArXivID    = "arxiv_id"
-	MethodDOI        = "doi"
+	MethodArXivID = "arxiv_id"
+	MethodDOI     = "doi"
+	// MethodExtID is a match by an ExtID (PubMed, PMC, PII, OpenReview, ACL
+	// Anthology) that the work's URL and the reference's both carry.
+	MethodExtID      = "ext_id"
 	MethodURL        = "url"
 	MethodTitle      = "title"
 	MethodFuzzyTitle = "fuzzy_title"
@@ -42,6 +45,7 @@ type Index struct {
 	distinct int
 
 	byArXiv, byDOI, byURL, byTitle map[string]int // → representative
+	byExt                          map[string]int // ExtID.Key → representative
 	byToken                        map[string][]int32
 }
 
@@ -51,7 +55,9 @@ type Index struct {
 // Identifiers come from a reference's meta_info: eprint and arxivid fields,
 // "arXiv preprint arXiv:…" in journal (or note, howpublished, booktitle),
 // CoRR's volume "abs/…", a 10.48550/arXiv DOI, doi, and the url, opturl and
-// howpublished links (including their DOIs and arXiv ids).
+// howpublished links (including their DOIs and arXiv ids), with the
+// whitespace that splits an identifier removed (CompactReference); a DOI
+// cut down to its prefix is no identity (DOI).
 //
 // References are grouped as one distinct reference when they share a title
 // key, an arXiv id or a DOI (union of the three relations). Each group is
@@ -67,6 +73,7 @@ func NewIndex(refs []claimtrace.Reference) *Index {
 		byArXiv: map[string]int{},
 		byDOI:   map[string]int{},
 		byURL:   map[string]int{},
+		byExt:   map[string]int{},
 		byTitle: map[string]int{},
 		byToken: map[string][]int32{},
 	}
@@ -126,7 +133,7 @@ func NewIndex(refs []claimtrace.Reference) *Index {
 			m[k] = ix.rep[i]
 		}
 	}
-	ambiguous := map[string]bool{}
+	ambiguous, ambiguousExt := map[string]bool{}, map[string]bool{}
 	for i := range refs {
 		for _, u := range ids[i].urls {
 			if j, ok := ix.byURL[u]; ok && j != ix.rep[i] {
@@ -134,6 +141,14 @@ func NewIndex(refs []claimtrace.Reference) *Index {
 			}
 			if _, ok := ix.byURL[u]; !ok {
 				ix.byURL[u] = ix.rep[i]
+			}
+		}
+		for _, x := range ids[i].ext {
+			if j, ok := ix.byExt[x]; ok && j != ix.rep[i] {
+				ambiguousExt[x] = true
+			}
+			if _, ok := ix.byExt[x]; !ok {
+				ix.byExt[x] = ix.rep[i]
 			}
 		}
 		seen := map[string]bool{}
@@ -148,6 +163,9 @@ func NewIndex(refs []claimtrace.Reference) *Index {
 	for u := range ambiguous {
 		delete(ix.byURL, u)
 	}
+	for x := range ambiguousExt {
+		delete(ix.byExt, x)
+	}
 	return ix
 }
 
@@ -159,8 +177,10 @@ func (ix *Index) Len() int { return len(ix.refs) }
 func (ix *Index) Distinct() int { return ix.distinct }
 
 // Match finds the ground-truth reference a cited work is: by arXiv id, DOI,
-// canonical URL, exact title key, then fuzzy title, stopping at the first
-// method that finds one. It reports false when none does.
+// another identifier its URL carries (ExternalID: PubMed, PMC, PII,
+// OpenReview, ACL Anthology), canonical URL, exact title key, then fuzzy
+// title, stopping at the first method that finds one. It reports false when
+// none does.
 //
 // The fuzzy step accepts at most one edit for titles under 60 runes (spaces
 // removed), two under 90 and three above, on titles of at least 20 runes.
@@ -184,6 +204,13 @@ func (ix *Index) Match(w claimtrace.Work) (Match, bool) {
 	if d := workDOI(w); d != "" {
 		if i, ok := ix.byDOI[d]; ok {
 			return ix.match(i, MethodDOI, 1), true
+		}
+	}
+	for _, u := range workURLs(w) {
+		if x, ok := ExternalID(u); ok {
+			if i, ok := ix.byExt[x.Key()]; ok {
+				return ix.match(i, MethodExtID, 1), true
+			}
 		}
 	}
 	for _, u := range workURLs(w) {
@@ -424,10 +451,12 @@ func boundedLevenshteinBuf(a, b []rune, k int, buf *[2][]int) int {
 type refIDs struct {
 	arxiv, doi string
 	urls       []string // canonical
+	ext        []string // ExtID keys
 }
 
 // referenceIDs extracts identifiers from a reference's meta_info (see NewIndex).
 func referenceIDs(r claimtrace.Reference) refIDs {
+	r = CompactReference(r)
 	meta := make(map[string]string, len(r.Meta))
 	for k, v := range r.Meta {
 		meta[strings.ToLower(k)] = v
@@ -472,6 +501,15 @@ func referenceIDs(r claimtrace.Reference) refIDs {
 		if c, err := CanonicalURL(u); err == nil {
 			ids.urls = append(ids.urls, c)
 		}
+		if x, ok := ExternalID(u); ok {
+			ids.ext = append(ids.ext, x.Key())
+		}
+	}
+	if x, ok := pubMedID(strings.TrimSpace(meta["pmid"])); ok {
+		ids.ext = append(ids.ext, x.Key())
+	}
+	if x, ok := pmcID(strings.TrimSpace(meta["pmcid"])); ok {
+		ids.ext = append(ids.ext, x.Key())
 	}
 	return ids
 }

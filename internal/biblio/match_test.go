@@ -26,6 +26,9 @@ func testRefs() []claimtrace.Reference {
 		14: {BibID: "bert-twin", Title: "Bidirectional encoders", Meta: map[string]string{"eprint": "arXiv:1810.04805v2"}},
 		15: {BibID: "bert4rec", Title: "BERT4Rec: Sequential Recommendation with Bidirectional Encoder\n  Representations from Transformer"},
 		16: {BibID: "hidden", Title: "The problem of hidden variables in quantum mechanics"},
+		17: {BibID: "valves", Title: "Timed models of valve controllers", Meta: map[string]string{"url": "https://www.sciencedirect.com/science/article/pii/S0967066112001050"}},
+		18: {BibID: "sleep", Title: "Sleep and widgets in older adults", Meta: map[string]string{"pmid": "31452104"}},
+		19: {BibID: "rev", Title: "Reviewed widgets", Meta: map[string]string{"url": "https://openreview.net/forum?id=rJ4km2R5t7"}},
 	}
 }
 
@@ -42,7 +45,14 @@ func TestIndexMatch(t *testing.T) {
 		{"corr volume", claimtrace.Work{URL: "https://arxiv.org/abs/1412.6980"}, Match{4, "corr", MethodArXivID, 1}, true},
 		{"arxiv doi in gt", claimtrace.Work{URL: "https://arxiv.org/abs/2303.08774"}, Match{11, "arxivdoi", MethodArXivID, 1}, true},
 		{"doi url", claimtrace.Work{URL: "https://doi.org/10.1109/cvpr.2016.90"}, Match{1, "resnet", MethodDOI, 1}, true},
-		{"url", claimtrace.Work{URL: "http://www.aclanthology.org/W16-2301/"}, Match{5, "acl", MethodURL, 1}, true},
+		{"acl anthology id", claimtrace.Work{URL: "http://www.aclanthology.org/W16-2301/"}, Match{5, "acl", MethodExtID, 1}, true},
+		{"acl anthology id, old host", claimtrace.Work{URL: "https://www.aclweb.org/anthology/W16-2301.pdf"}, Match{5, "acl", MethodExtID, 1}, true},
+		{"pii, other spelling", claimtrace.Work{URL: "https://linkinghub.elsevier.com/retrieve/pii/S0967-0661(12)00105-0"}, Match{17, "valves", MethodExtID, 1}, true},
+		{"pii, abstract page", claimtrace.Work{URL: "https://www.sciencedirect.com/science/article/abs/pii/S0967066112001050?via%3Dihub"}, Match{17, "valves", MethodExtID, 1}, true},
+		{"pubmed url, pmid field", claimtrace.Work{URL: "https://pubmed.ncbi.nlm.nih.gov/31452104/"}, Match{18, "sleep", MethodExtID, 1}, true},
+		{"openreview pdf", claimtrace.Work{URL: "https://openreview.net/pdf?id=rJ4km2R5t7"}, Match{19, "rev", MethodExtID, 1}, true},
+		{"another openreview id", claimtrace.Work{URL: "https://openreview.net/forum?id=rJ4km2R5t8"}, Match{}, false},
+		{"another pii", claimtrace.Work{URL: "https://www.sciencedirect.com/science/article/pii/S0967066112001062"}, Match{}, false},
 		{"mangled howpublished url", claimtrace.Work{URL: "https://iso.org/committee/6794475.html"}, Match{12, "howpub", MethodURL, 1}, true},
 		{"exact title", claimtrace.Work{Title: "BERT: Pre-Training of Deep Bidirectional Transformers for Language Understanding."}, Match{0, "bert", MethodTitle, 1}, true},
 		{"duplicate title collapses to representative", claimtrace.Work{Title: "Semi Supervised Classification With Graph Convolutional Networks"}, Match{2, "gcn", MethodTitle, 1}, true},
@@ -77,11 +87,11 @@ func TestIndexMatch(t *testing.T) {
 
 func TestIndexDistinct(t *testing.T) {
 	ix := NewIndex(testRefs())
-	// 17 references; gcn-dup joins gcn by title, bert-twin joins bert by arXiv id.
-	if got, want := ix.Len(), 17; got != want {
+	// 20 references; gcn-dup joins gcn by title, bert-twin joins bert by arXiv id.
+	if got, want := ix.Len(), 20; got != want {
 		t.Errorf("Len = %d, want %d", got, want)
 	}
-	if got, want := ix.Distinct(), 15; got != want {
+	if got, want := ix.Distinct(), 18; got != want {
 		t.Errorf("Distinct = %d, want %d", got, want)
 	}
 	m, ok := ix.Match(claimtrace.Work{Title: "Bidirectional encoders"})

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/biblio"
 )
 
 // TasksFile and GTDir are the names of the released ReportBench layout.
@@ -135,7 +136,8 @@ func gtName(id string) (string, error) {
 	return name + ".jsonl", nil
 }
 
-// GT reads the ground-truth references of task id.
+// GT reads the ground-truth references of task id, with the whitespace
+// inside their identifier fields removed (biblio.CompactReference).
 func (d *Dataset) GT(id string) ([]claimtrace.Reference, error) {
 	name, err := gtName(id)
 	if err != nil {
@@ -156,7 +158,9 @@ func (d *Dataset) GT(id string) ([]claimtrace.Reference, error) {
 	defer f.Close()
 	var refs []claimtrace.Reference
 	err = eachLine(f, p, func(r claimtrace.Reference, _ int) error {
-		refs = append(refs, r)
+		// Identifiers split by whitespace in the released files (220 DOIs
+		// of v1.1) are read whole.
+		refs = append(refs, biblio.CompactReference(r))
 		return nil
 	})
 	if err != nil {

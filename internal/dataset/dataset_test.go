@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/biblio"
 	"github.com/claimtrace/claimtrace/internal/sharedtest"
 )
 
@@ -123,5 +124,42 @@ func TestReleasedDataset(t *testing.T) {
 	}
 	if fromPrompt < 99 {
 		t.Errorf("cutoff read from the prompt for %d tasks, want at least 99", fromPrompt)
+	}
+}
+
+// TestReleasedSplitDOIs: the released ground truth of 2307.11556 holds two
+// Elsevier DOIs split by whitespace after "10.1016/j" (Perin 2013 and
+// Julius 2019). Read whole, they are two works: 29 distinct references,
+// not 28, and neither paper's DOI finds the other.
+func TestReleasedSplitDOIs(t *testing.T) {
+	d, err := LoadDataset(sharedtest.Dir(t, "reportbench-v1.1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs, err := d.GT("2307.11556")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := biblio.NewIndex(refs)
+	if ix.Distinct() != 29 {
+		t.Errorf("2307.11556 has %d distinct works, want 29", ix.Distinct())
+	}
+	for _, c := range []struct{ doi, bib string }{{"10.1016/j.conengprac.2012.05.002", "Perin.13"}, {"10.1016/j.ifacol.2019.11.457", "Julius.19"}} {
+		m, ok := ix.Match(claimtrace.Work{DOI: c.doi})
+		if !ok || m.BibID != c.bib {
+			t.Errorf("DOI %s matched %+v (%v), want %s", c.doi, m, ok, c.bib)
+		}
+	}
+	split := 0
+	for _, id := range []string{"2307.11556"} {
+		rs, _ := d.GT(id)
+		for _, r := range rs {
+			if v := r.Meta["doi"]; strings.ContainsAny(strings.TrimSpace(v), " \t\n") {
+				split++
+			}
+		}
+	}
+	if split != 0 {
+		t.Errorf("%d DOIs still hold whitespace after loading", split)
 	}
 }

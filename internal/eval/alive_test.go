@@ -33,49 +33,58 @@ var gtPaperPage = snapPage{gtPaperURL, 200, `<html><head><title>[2001.00001] Ret
 <body><h1>Retrieval for Widgets</h1><blockquote>Abstract: We retrieve widgets from a large corpus of widget descriptions and show that retrieval helps widget builders in every setting we tried.</blockquote></body></html>`, ""}
 
 // aliveCases are the pages of issue 12 §1, each in a report of its own.
+//
+// precision is strict precision (issue 19: an unreadable page without
+// identity counts against the report, as a dead link does); verifiable is
+// the bound over verifiable citations, which leaves it out.
 var aliveCases = []struct {
-	name      string
-	page      snapPage
-	reason    string
-	precision float64
+	name       string
+	page       snapPage
+	reason     string
+	precision  float64
+	verifiable float64
 	// recallHits is the ground-truth references the report finds.
 	recallHits int
 }{
 	{"wikipedia stub", snapPage{"https://en.wikipedia.org/wiki/Widget_stub", 200,
 		`<html><head><title>Widget stub - Wikipedia</title></head><body><p>A widget stub is a small widget used in tests.</p></body></html>`, ""},
-		score.ReasonNotAPaper, 1, 1},
+		score.ReasonNotAPaper, 1, 1, 1},
 	{"short blog post", snapPage{"https://someones-blog.example/posts/widgets", 200,
 		`<html><head><title>Widgets!</title><meta property="og:type" content="article"></head><body><article><p>I like widgets a lot. More soon.</p></article></body></html>`, ""},
-		score.ReasonNotAPaper, 1, 1},
+		score.ReasonNotAPaper, 1, 1, 1},
 	{"js shell", snapPage{"https://viewer.example/app#/doc/17", 200,
 		`<html><head><title>Loading…</title><script src="/static/app.js"></script></head><body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript></body></html>`, ""},
-		score.ReasonUnverifiable, 1, 1},
-	{"cloudflare wall, scholarly host", snapPage{"https://www.sciencedirect.com/science/article/pii/S0000000000000001", 403,
+		score.ReasonUnverifiable, 0.5, 1, 1},
+	// The PII in the URL is an identity: a paper, outside the ground truth.
+	{"cloudflare wall, scholarly host, pii", snapPage{"https://www.sciencedirect.com/science/article/pii/S0000000000000001", 403,
 		`<html><head><title>Just a moment...</title><script>window._cf_chl_opt={cvId:'3'};</script></head><body><h1>Checking your browser before accessing sciencedirect.com</h1><p>This process is automatic.</p></body></html>`, ""},
-		score.ReasonUnverifiable, 1, 1},
+		score.ReasonNotInGT, 0.5, 0.5, 1},
+	{"cloudflare wall, scholarly host, no id", snapPage{"https://www.tandfonline.com/toc/widgets/current", 403,
+		`<html><head><title>Just a moment...</title><script>window._cf_chl_opt={cvId:'3'};</script></head><body><h1>Checking your browser before accessing tandfonline.com</h1><p>This process is automatic.</p></body></html>`, ""},
+		score.ReasonUnverifiable, 0.5, 1, 1},
 	{"bot wall, news site", snapPage{"https://news.example.com/2024/05/widgets-everywhere", 200,
 		`<html><head><title>Access Denied</title></head><body><p>Access denied. Please verify you are human to continue.</p><div class="g-recaptcha"></div></body></html>`, ""},
-		score.ReasonUnverifiable, 1, 1},
+		score.ReasonUnverifiable, 0.5, 1, 1},
 	{"paywall with citation_title, no doi", snapPage{"https://journals.example.org/article/123", 200,
 		`<html><head><title>Dense Widget Retrieval | Journal of Widgets</title><meta name="citation_title" content="Dense Widget Retrieval">
 <meta name="citation_journal_title" content="Journal of Widgets"></head><body><h1>Dense Widget Retrieval</h1><p>Subscribe to read the full article. Purchase access for $39.95.</p></body></html>`, ""},
-		"", 1, 2},
+		"", 1, 1, 2},
 	{"js shell, scholarly host", snapPage{"https://dl.acm.org/doi/book/shell", 200,
 		`<html><head><title>Loading…</title><script src="/app.js"></script></head><body><div id="app"></div></body></html>`, ""},
-		score.ReasonUnverifiable, 1, 1},
+		score.ReasonUnverifiable, 0.5, 1, 1},
 	{"404", snapPage{"https://made-up.example/papers/widget-theory", 404, "", ""},
-		score.ReasonUnresolvable, 0.5, 1},
+		score.ReasonUnresolvable, 0.5, 0.5, 1},
 	{"dns failure", snapPage{"https://no-such-host.example/paper.pdf", 0, "", "lookup no-such-host.example: no such host"},
-		score.ReasonUnresolvable, 0.5, 1},
+		score.ReasonUnresolvable, 0.5, 0.5, 1},
 	{"soft 404", snapPage{"https://widgets.example/paper/7", 200,
 		`<html><head><title>Page not found</title></head><body><p>Sorry, the page you are looking for does not exist.</p></body></html>`, ""},
-		score.ReasonUnresolvable, 0.5, 1},
+		score.ReasonUnresolvable, 0.5, 0.5, 1},
 	{"nonexistent doi", snapPage{"https://doi.org/10.9999/made.up.1", 404,
 		`<html><head><title>Error: DOI Not Found</title></head><body><p>DOI Not Found</p></body></html>`, ""},
-		score.ReasonUnresolvable, 0.5, 1},
+		score.ReasonUnresolvable, 0.5, 0.5, 1},
 	{"nonexistent arxiv id", snapPage{"https://arxiv.org/abs/2312.99999", 404,
 		`<html><head><title>Article identifier not recognized</title></head><body><p>Article identifier '2312.99999' not recognized</p></body></html>`, ""},
-		score.ReasonUnresolvable, 0.5, 1},
+		score.ReasonUnresolvable, 0.5, 0.5, 1},
 }
 
 // writeSnapshot writes a snapshot directory holding pages.
@@ -164,9 +173,10 @@ const widgetGT = `{"bib_id":"retrieval","title":"Retrieval for Widgets","author"
 `
 
 // TestAliveButUnreadable scores one report a case of issue 12 §1: live
-// pages that cannot be read are not fabricated links (they stay out of
-// strict precision), dead and made-up ones are; the identity a walled page
-// gives is matched as usual.
+// pages that cannot be read are not fabricated links, but no hit either:
+// strict precision counts them as it counts dead and made-up ones, the
+// verifiable-only bound leaves them out; the identity a walled page gives
+// (meta tags, an id in its URL) is matched as usual.
 func TestAliveButUnreadable(t *testing.T) {
 	reports := map[string]string{}
 	pages := []snapPage{gtPaperPage}
@@ -182,8 +192,8 @@ func TestAliveButUnreadable(t *testing.T) {
 	for id, res := range results {
 		c := aliveCases[ids[id]]
 		s := res.Citation
-		if s.Precision == nil || *s.Precision != c.precision {
-			t.Errorf("%s: precision %v, want %v (unmatched %+v)", c.name, deref(s.Precision), c.precision, s.Unmatched)
+		if s.Precision == nil || *s.Precision != c.precision || s.PrecisionVerifiable == nil || *s.PrecisionVerifiable != c.verifiable {
+			t.Errorf("%s: precision %v, verifiable %v; want %v, %v (unmatched %+v)", c.name, deref(s.Precision), deref(s.PrecisionVerifiable), c.precision, c.verifiable, s.Unmatched)
 		}
 		if s.GTHits != c.recallHits {
 			t.Errorf("%s: %d ground-truth hits, want %d (matched %+v)", c.name, s.GTHits, c.recallHits, s.Matched)

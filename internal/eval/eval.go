@@ -35,7 +35,7 @@ import (
 
 // Version identifies the pipeline's semantics. It is part of every run id,
 // so results stored by an older, different pipeline are never reused.
-const Version = "eval/2"
+const Version = "eval/3"
 
 // Unit kinds stored for a run.
 const (
@@ -53,6 +53,9 @@ type Scholar interface {
 	ArXiv(ctx context.Context, ids ...string) (map[string]scholar.Record, error)
 	CrossrefDOI(ctx context.Context, doi string) (scholar.Record, error)
 	SearchTitle(ctx context.Context, title string) ([]scholar.Record, error)
+	// WorkByID looks up a paper by an identifier its URL carries other
+	// than an arXiv id or a DOI (biblio.ExtID: kind and value).
+	WorkByID(ctx context.Context, kind, value string) (scholar.Record, error)
 }
 
 // Options configures an evaluation.
@@ -136,9 +139,31 @@ type Options struct {
 	// OUT/manifest.json.
 	Manifest map[string]any
 
+	// FetchTimeout bounds the whole time a run spends resolving sources
+	// (fetches and scholarly lookups), from its start; a source still
+	// unresolved then is not fetched (a failure of the run, not a verdict
+	// on the source: the next run fetches it). Zero: no bound.
+	FetchTimeout time.Duration
+
 	// Progress, if set, receives an event after each report.
 	Progress func(Progress)
-	Now      func() time.Time
+	// SourceProgress, if set, receives an event after each source of a
+	// report is resolved (from the store, or fetched). Calls never
+	// overlap.
+	SourceProgress func(SourceEvent)
+	Now            func() time.Time
+}
+
+// SourceEvent reports one resolved source of a report: the report, how
+// many of its sources are resolved out of how many, the source, what it
+// turned out to be, and how long it took (zero when it was known).
+type SourceEvent struct {
+	Task        string
+	Done, Total int
+	Target      string
+	Kind        claimtrace.WorkKind
+	Status      string
+	Elapsed     time.Duration
 }
 
 // Progress reports how far a run is.
@@ -161,6 +186,10 @@ type Evaluator struct {
 	// started is when the evaluator was made: a failed unit written since,
 	// by another worker of the run, is not retried again (retriedSince).
 	started time.Time
+	// fetchBy is when resolving sources stops (zero: never), from
+	// Options.FetchTimeout; progressMu serializes SourceProgress.
+	fetchBy    time.Time
+	progressMu sync.Mutex
 }
 
 // New checks the options and prepares a run.
@@ -205,8 +234,14 @@ func New(opts Options) (*Evaluator, error) {
 			opts.Owner = store.NewOwner()
 		}
 	}
+	if opts.FetchTimeout < 0 {
+		return nil, fmt.Errorf("eval: %w: fetch timeout %v is negative", claimtrace.ErrInvalid, opts.FetchTimeout)
+	}
 	e := &Evaluator{opts: opts, fetchs: make(chan struct{}, opts.FetchConcurrency), judges: make(chan struct{}, opts.Concurrency),
 		sources: map[string]sourceResult{}, started: opts.Store.Now()} // the clock units are stamped with
+	if opts.FetchTimeout > 0 {
+		e.fetchBy = time.Now().Add(opts.FetchTimeout)
+	}
 	e.run = e.runID("")
 	return e, nil
 }

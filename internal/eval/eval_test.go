@@ -115,14 +115,17 @@ func TestDemo(t *testing.T) {
 		"https://www.rag-research-hub.example.org/papers/fusion-retrieval-2023":                                 score.ReasonUnresolvable,
 		"https://en.wikipedia.org/wiki/Retrieval-augmented_generation":                                          score.ReasonNotAPaper,
 		"https://www.vectorstore-blog.example.com/posts/why-rag-needs-a-vector-database?utm_source=chatgpt.com": score.ReasonNotAPaper,
-		// A bot wall (403, no identity): alive but unreadable, out of precision.
-		"https://www.sciencedirect.com/science/article/pii/S1532046424000152": score.ReasonUnverifiable,
+		// A bot wall (403) whose URL holds a PII: a paper by that identity.
+		"https://www.sciencedirect.com/science/article/pii/S1532046424000152": score.ReasonNotInGT,
+		// A bot wall without identity: alive but unreadable, in strict
+		// precision, out of the verifiable-only bound.
+		"https://www.clinical-ai-weekly.example.com/2024/05/retrieval-in-triage": score.ReasonUnverifiable,
 	}
 	if diff := cmp.Diff(wantReasons, reasons); diff != "" {
 		t.Errorf("unmatched reasons (-want +got):\n%s", diff)
 	}
 	c := res.Citation
-	if c.Hits != 17 || c.Papers != 20 || c.Unresolvable != 1 || c.Unverifiable != 1 || c.Web != 2 || c.GTSize != 24 {
+	if c.Hits != 17 || c.Papers != 21 || c.Unresolvable != 1 || c.Unverifiable != 1 || c.Web != 2 || c.GTSize != 24 {
 		t.Errorf("counts: hits %d papers %d unresolvable %d unverifiable %d web %d gt %d", c.Hits, c.Papers, c.Unresolvable, c.Unverifiable, c.Web, c.GTSize)
 	}
 	// The claim that shrinks RETRO's database tenfold is contradicted by the
@@ -142,8 +145,8 @@ func TestDemo(t *testing.T) {
 	if diff := cmp.Diff(wantContra, contradicted); diff != "" {
 		t.Errorf("contradicted pairs (-want +got):\n%s", diff)
 	}
-	if c.Precision == nil || *c.Precision != 17.0/21 || *c.CompatPrecision != 17.0/20 || c.Recall != 17.0/24 {
-		t.Errorf("precision %v compat %v recall %v", c.Precision, c.CompatPrecision, c.Recall)
+	if c.Precision == nil || *c.Precision != 17.0/23 || *c.PrecisionVerifiable != 17.0/22 || *c.CompatPrecision != 17.0/21 || c.Recall != 17.0/24 {
+		t.Errorf("precision %v verifiable %v compat %v recall %v", deref(c.Precision), deref(c.PrecisionVerifiable), deref(c.CompatPrecision), c.Recall)
 	}
 	// DPR is cited by its arXiv URL and its DOI: one reference.
 	for _, m := range c.Matched {

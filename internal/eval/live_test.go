@@ -137,9 +137,11 @@ A flaky server holds this one [4].
 	if diff := cmp.Diff(wantReasons, reasons); diff != "" {
 		t.Errorf("reasons (-want +got):\n%s", diff)
 	}
-	if *res.Citation.Precision != 3.0/5 || *res.Citation.CompatPrecision != 1 || res.Citation.Unverifiable != 1 {
-		t.Errorf("precision %v compat %v: fabricated identifiers must count against the report only in precision",
-			*res.Citation.Precision, *res.Citation.CompatPrecision)
+	// Strict: 3 hits of 4 papers, the 2 fabricated identifiers and the
+	// unreadable 503; the verifiable-only bound leaves the 503 out.
+	if *res.Citation.Precision != 3.0/6 || *res.Citation.PrecisionVerifiable != 3.0/5 || *res.Citation.CompatPrecision != 1 || res.Citation.Unverifiable != 1 {
+		t.Errorf("precision %v verifiable %v compat %v: fabricated identifiers and the unreadable page must count against the report in strict precision",
+			*res.Citation.Precision, *res.Citation.PrecisionVerifiable, *res.Citation.CompatPrecision)
 	}
 	// The 503 is a transient failure: recorded, and retried on request.
 	if len(res.FailedSources) == 0 {

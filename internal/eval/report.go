@@ -47,7 +47,11 @@ type Result struct {
 	// FailedUnits lists other units (verdicts, fact-checks) that failed;
 	// --retry-failed recomputes them too.
 	FailedUnits []string `json:"failed_units,omitempty"`
-	Stats       Stats    `json:"stats"`
+	// NotFetched lists the sources the run could not fetch (the network
+	// was down, or the fetch time limit ran out): no verdict on them, and
+	// the next run, plain, computes the report again.
+	NotFetched []string `json:"not_fetched_sources,omitempty"`
+	Stats      Stats    `json:"stats"`
 }
 
 // ClaimResult is one claim of the report with its citations (as URLs or
@@ -140,6 +144,8 @@ type reportState struct {
 	// order (what match scores).
 	works []claimtrace.Work
 	res   *Result
+	// gtIndex indexes gt, built once (index).
+	gtIndex *biblio.Index
 }
 
 // citedSource is one source the report cites, whatever the number of
@@ -155,8 +161,12 @@ type citedSource struct {
 	// claimLabel is the label of the last claim citing the source, in the
 	// order of claims: what its verdicts show as their URL.
 	claimLabel string
-	// hint is the first title the reference list gives the source's URL.
-	hint string
+	// hint is the first title the reference list gives the source's URL
+	// or identifier: the title the report states for it (establish,
+	// misattribution); entry is the first reference-list entry citing it,
+	// as written (its year and first author).
+	hint  string
+	entry string
 	// resolution is what resolve learned; work is its work after the
 	// reference list's title and the joining by identity.
 	resolution sourceResult
@@ -244,6 +254,9 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 	if err := e.resolveSources(ctx, st); err != nil {
 		return nil, err
 	}
+	if err := e.establish(ctx, st); err != nil {
+		return nil, err
+	}
 	e.match(st)
 	if err := e.verify(ctx, st); err != nil {
 		return nil, err
@@ -289,6 +302,10 @@ func (e *Evaluator) fresh(ctx context.Context, res *Result) (*Result, bool, erro
 	if err != nil || !ok || prev.SHA256 != res.SHA256 {
 		return nil, false, err
 	}
+	if len(prev.Result.NotFetched) > 0 {
+		// Sources the network kept from us are fetched again by any run.
+		return nil, false, nil
+	}
 	if e.opts.RetryFailed && !prev.retried && (prev.Result.Status == store.StatusFailed || len(prev.Result.FailedSources) > 0 || len(prev.Result.FailedUnits) > 0) {
 		return nil, false, nil
 	}
@@ -323,10 +340,13 @@ func (e *Evaluator) parse(st *reportState) {
 			st.sources = append(st.sources, s)
 		}
 		s.target = t
-		if c.URL != "" && c.Title != "" && s.hint == "" {
-			// The reference list's title of a URL, for dead scholarly
-			// links (match).
+		if c.Title != "" && (c.URL != "" || c.DOI != "" || c.ArXivID != "") && s.hint == "" {
+			// The reference list's title of a URL or an identifier: what
+			// the report says the source is (establish, match).
 			s.hint = c.Title
+		}
+		if c.Kind == claimtrace.KindListEntry && s.entry == "" && c.Start >= 0 && c.Start <= c.End && c.End <= len(st.text) {
+			s.entry = st.text[c.Start:c.End]
 		}
 		st.ofCitation[i], labels[i] = s, t.label()
 	}
@@ -361,16 +381,30 @@ func (e *Evaluator) parse(st *reportState) {
 // the metadata ladder). It writes each record's resolution.
 func (e *Evaluator) resolveSources(ctx context.Context, st *reportState) error {
 	g, gctx := errgroup.WithContext(ctx)
+	total, done := 0, 0
+	for _, s := range st.sources {
+		if s.resolvable() {
+			total++
+		}
+	}
 	for _, s := range st.sources {
 		if !s.resolvable() {
 			continue
 		}
 		g.Go(func() error {
+			start := time.Now()
 			r, err := e.source(gctx, s.target)
 			if err != nil {
 				return err
 			}
 			s.resolution = r
+			if e.opts.SourceProgress != nil {
+				e.progressMu.Lock()
+				done++
+				e.opts.SourceProgress(SourceEvent{Task: st.file.Task, Done: done, Total: total, Target: s.target.label(),
+					Kind: r.Work.Kind, Status: r.Work.Status, Elapsed: time.Since(start)})
+				e.progressMu.Unlock()
+			}
 			return nil
 		})
 	}
@@ -395,6 +429,9 @@ func (e *Evaluator) match(st *reportState) {
 		r := s.resolution
 		if r.Failed {
 			res.FailedSources = append(res.FailedSources, s.key)
+		}
+		if r.Work.Kind == claimtrace.WorkNotFetched || r.lookupSkipped {
+			res.NotFetched = append(res.NotFetched, s.target.label())
 		}
 		w := r.Work
 		if (w.Kind == claimtrace.WorkUnknown || w.Kind == claimtrace.WorkUnverifiable) && s.hint != "" && biblio.IsScholarlyURL(w.URL) {
@@ -430,14 +467,45 @@ func (e *Evaluator) match(st *reportState) {
 		res.Cutoff = st.cutoff.Format("2006-01-02")
 	}
 	res.CutoffSource = st.cutoffSource
+	stated := st.misattributed()
 	score := score.ScoreCitations(score.CitationInput{
 		Works:    st.works,
-		Matcher:  indexMatcher{biblio.NewIndex(st.gt)},
+		Matcher:  indexMatcher{st.index()},
 		Cutoff:   st.cutoff,
 		IsSurvey: surveyTest(st.task),
 		Dangling: res.Stats.DanglingMarker,
+		Misattributed: func(w claimtrace.Work) (string, bool) {
+			t, ok := stated[w.Key]
+			return t, ok
+		},
 	})
 	res.Citation = &score
+}
+
+// titleSources are the rungs of the metadata ladder whose title is the
+// work's own: scholarly meta tags and the scholarly APIs. A page's <title>
+// ("Paper | Journal"), a PDF's metadata or a model's reading are not held
+// against the title a report states.
+var titleSources = map[string]bool{"meta_tags": true, "arxiv_api": true, "crossref": true, "openalex": true}
+
+// misattributed returns, by work key, the title the report states for each
+// cited work whose own title (from its meta tags or a scholarly API)
+// disagrees with it under the strict title test (biblio.TitlesDisagree):
+// the report names one paper, its URL or identifier is another.
+func (st *reportState) misattributed() map[string]string {
+	out := map[string]string{}
+	for _, s := range st.sources {
+		found := s.resolution.Work
+		if !s.resolvable() || s.hint == "" || found.Kind != claimtrace.WorkPaper || !titleSources[found.Via] {
+			continue
+		}
+		if biblio.TitlesDisagree(s.hint, found.Title) {
+			if _, seen := out[s.work.Key]; !seen {
+				out[s.work.Key] = s.hint
+			}
+		}
+	}
+	return out
 }
 
 // facts decides which non-cited claims are check-worthy and fact-checks

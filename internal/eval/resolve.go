@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -15,6 +16,7 @@ import (
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/biblio"
 	"github.com/claimtrace/claimtrace/internal/fetch"
+	"github.com/claimtrace/claimtrace/internal/scholar"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -93,6 +95,13 @@ type sourceResult struct {
 	// interrupted marks a result cut short by cancellation: it is not
 	// stored, so a resumed run does the work again.
 	interrupted bool
+	// notFetched marks a source the run could not fetch (the network is
+	// down, the fetch time limit ran out): not stored either, so the next
+	// run fetches it, and no verdict on the source. lookupSkipped marks
+	// one whose scholarly lookup was skipped for the same reason: kept as
+	// far as it goes, not stored.
+	notFetched    bool
+	lookupSkipped bool
 	// text is the start of the page's readable text, for the model rung.
 	text string
 }
@@ -167,6 +176,10 @@ func (e *Evaluator) source(ctx context.Context, t target) (sourceResult, error) 
 			// Cut short: store nothing, the unit is redone on resume.
 			return nil, ctx.Err()
 		}
+		if r.notFetched || r.lookupSkipped {
+			// The run's failure, not the source's: nothing to keep.
+			return r, nil
+		}
 		// Work finished before an interrupt is kept: the write must not be
 		// cancelled with the run.
 		ctx := context.WithoutCancel(ctx)
@@ -220,21 +233,45 @@ func (e *Evaluator) storedSource(ctx context.Context, key string) (sourceResult,
 func (e *Evaluator) resolve(ctx context.Context, t target) sourceResult {
 	var r sourceResult
 	w := &r.Work
+	// fctx bounds the run's waiting on the network (Options.FetchTimeout).
+	fctx := ctx
+	if !e.fetchBy.IsZero() {
+		var cancel context.CancelFunc
+		fctx, cancel = context.WithDeadline(ctx, e.fetchBy)
+		defer cancel()
+	}
 	switch {
 	case t.URL != "":
-		e.resolveURL(ctx, t.URL, &r)
+		e.resolveURL(ctx, fctx, t.URL, &r)
 	case t.ArXivID != "":
 		// Identifiers are fetched in their URL form: the page gives the
 		// title and date, and snapshots record them the same way.
-		e.resolveURL(ctx, "https://arxiv.org/abs/"+biblio.ArXivID(t.ArXivID), &r)
+		e.resolveURL(ctx, fctx, "https://arxiv.org/abs/"+biblio.ArXivID(t.ArXivID), &r)
 	case t.DOI != "":
-		e.resolveURL(ctx, "https://doi.org/"+t.DOI, &r)
+		e.resolveURL(ctx, fctx, "https://doi.org/"+t.DOI, &r)
 	case t.Title != "":
 		w.Title = t.Title
 		w.Kind, w.Via = claimtrace.WorkPaper, "title"
 	}
-	if e.opts.Scholar != nil {
-		e.lookup(ctx, &r)
+	if r.notFetched || r.interrupted {
+		w.Key = cmp.Or(biblio.Key(*w), t.Key)
+		if w.URL != "" {
+			w.URLs = []string{w.URL}
+		}
+		return r
+	}
+	if e.opts.Scholar != nil && fctx.Err() == nil && e.networkDown() {
+		// The APIs are as unreachable as the pages: what they would
+		// verify stays unverified, and is not kept, so that the next run,
+		// with a network, asks them (lookupSkipped).
+		r.lookupSkipped = true
+	} else if e.opts.Scholar != nil && fctx.Err() == nil {
+		e.lookup(fctx, &r)
+		if r.interrupted && ctx.Err() == nil {
+			// The run's fetch time limit, not a cancellation: the lookup
+			// is left to the next run.
+			r.interrupted, r.lookupSkipped = false, true
+		}
 	}
 	if e.opts.Metadata != nil && !r.interrupted {
 		e.identify(ctx, &r)
@@ -273,7 +310,11 @@ func (e *Evaluator) resolve(ctx context.Context, t target) sourceResult {
 //     the title); a scholarly identity found that way is a paper, matched as
 //     usual; without one, the page is a web page when its host or metadata
 //     says so, else WorkUnverifiable.
-func (e *Evaluator) resolveURL(ctx context.Context, raw string, r *sourceResult) {
+//
+// A fetch that fails because the network does (claimtrace.ErrNoNetwork), or
+// that the run's fetch time limit (fctx) cuts short, is neither: the
+// source is not fetched (WorkNotFetched), which says nothing of it.
+func (e *Evaluator) resolveURL(ctx, fctx context.Context, raw string, r *sourceResult) {
 	w := &r.Work
 	w.URL = raw
 	w.ArXivID = biblio.ArXivID(raw)
@@ -283,12 +324,21 @@ func (e *Evaluator) resolveURL(ctx context.Context, raw string, r *sourceResult)
 		w.Kind, w.Status = claimtrace.WorkUnknown, "invalid url"
 		return
 	}
-	page, err := e.opts.Fetcher.Fetch(ctx, raw)
+	page, err := e.opts.Fetcher.Fetch(fctx, raw)
 	alive := false // the server answered, whatever it said
 	var content *fetch.Content
 	switch {
 	case err != nil && ctx.Err() != nil:
 		r.interrupted = true
+		return
+	case err != nil && (errors.Is(err, claimtrace.ErrNoNetwork) || fctx.Err() != nil):
+		r.notFetched = true
+		w.ArXivID, w.DOI = "", ""
+		w.Kind, w.Status = claimtrace.WorkNotFetched, "not fetched: no network"
+		if !errors.Is(err, claimtrace.ErrNoNetwork) {
+			w.Status = "not fetched: the run's fetch time limit ran out"
+		}
+		r.Err = err.Error()
 		return
 	case err != nil:
 		w.Status = fetchStatus(err)
@@ -345,15 +395,17 @@ func (e *Evaluator) resolveURL(ctx context.Context, raw string, r *sourceResult)
 			alive = true
 		}
 	}
+	stated := false // the page itself states an identifier
 	if content != nil && (r.Fetched || alive) {
-		e.pageIdentity(w, content, r.Fetched)
+		stated = e.pageIdentity(w, content, r.Fetched)
 	}
 	if !r.Fetched && !alive && (w.ArXivID != "" || w.DOI != "") && identifierUnknown(raw, page) {
 		// The identifier's own resolver answered that it does not exist.
 		w.ArXivID, w.DOI = "", ""
 		w.Status += ": identifier not found"
 	}
-	identified := w.ArXivID != "" || w.DOI != ""
+	_, extID := biblio.ExternalID(raw)
+	identified := w.ArXivID != "" || w.DOI != "" || extID && (r.Fetched || alive)
 	switch {
 	case identified:
 		w.Kind = claimtrace.WorkPaper
@@ -375,19 +427,47 @@ func (e *Evaluator) resolveURL(ctx context.Context, raw string, r *sourceResult)
 	default:
 		w.Kind = claimtrace.WorkUnknown
 	}
-	w.Resolved = r.Fetched || identified || w.Kind == claimtrace.WorkPaper && w.Via == "meta_tags"
+	// An identifier is verified when the page was read, when the page
+	// states it (its meta tags: the publisher's word), or when its own
+	// resolver (doi.org, arxiv.org) answered for it; one read off the URL
+	// of a page nobody could read is a claim, not a verified identity, and
+	// gives no complete provenance (PCov) until an API confirms it (lookup).
+	w.Resolved = r.Fetched || stated || w.Kind == claimtrace.WorkPaper && w.Via == "meta_tags" ||
+		identified && alive && ownResolver(raw)
+}
+
+// networkDown reports whether the fetcher knows the network to be down
+// (fetch.Client.NetworkDown); fetchers that cannot tell never are.
+func (e *Evaluator) networkDown() bool {
+	n, ok := e.opts.Fetcher.(interface{ NetworkDown() bool })
+	return ok && n.NetworkDown()
+}
+
+// ownResolver reports whether a URL is on the resolver of the identifier
+// it carries: doi.org for a DOI, arxiv.org for an arXiv id. Such a host
+// answering at all (even behind a wall it redirected to) vouches for the
+// identifier; a 404 from it is identifierUnknown.
+func ownResolver(raw string) bool {
+	host := biblio.CanonicalHost(raw)
+	return host == "doi.org" || host == "arxiv.org" || strings.HasSuffix(host, ".arxiv.org")
 }
 
 // pageIdentity takes the identity a page gives: identifiers and the
 // citation_*/DC/og title from its meta tags whatever its wall, and its
-// <title> unless a bot or login wall wrote it (or the page was read).
-func (e *Evaluator) pageIdentity(w *claimtrace.Work, c *fetch.Content, read bool) {
+// <title> unless a bot or login wall wrote it (or the page was read). It
+// reports whether the page's meta tags state an identifier.
+func (e *Evaluator) pageIdentity(w *claimtrace.Work, c *fetch.Content, read bool) bool {
 	m := c.Meta
-	if w.ArXivID == "" && m.ArXivID != "" {
-		w.ArXivID = biblio.ArXivID(m.ArXivID)
+	stated := false
+	if m.ArXivID != "" {
+		if id := biblio.ArXivID(m.ArXivID); w.ArXivID == "" || w.ArXivID == id {
+			w.ArXivID, stated = id, id != ""
+		}
 	}
-	if w.DOI == "" && m.DOI != "" {
-		w.DOI = strings.ToLower(m.DOI)
+	if m.DOI != "" {
+		if d := strings.ToLower(m.DOI); w.DOI == "" || w.DOI == d {
+			w.DOI, stated = d, true
+		}
 	}
 	title := m.Title
 	switch {
@@ -410,6 +490,7 @@ func (e *Evaluator) pageIdentity(w *claimtrace.Work, c *fetch.Content, read bool
 	if m.Scholarly && w.Title != "" {
 		w.Kind, w.Via = claimtrace.WorkPaper, "meta_tags"
 	}
+	return stated
 }
 
 // walledStatus reports HTTP statuses by which a server that exists says
@@ -449,7 +530,7 @@ func (e *Evaluator) lookup(ctx context.Context, r *sourceResult) {
 	case w.ArXivID != "":
 		recs, err := e.opts.Scholar.ArXiv(ctx, w.ArXivID)
 		if err != nil {
-			r.interrupted = ctx.Err() != nil
+			e.lookupFailed(ctx, r)
 			return
 		}
 		rec, ok := recs[w.ArXivID]
@@ -480,7 +561,7 @@ func (e *Evaluator) lookup(ctx context.Context, r *sourceResult) {
 			return
 		}
 		if err != nil {
-			r.interrupted = ctx.Err() != nil
+			e.lookupFailed(ctx, r)
 			return
 		}
 		w.Resolved = true
@@ -492,10 +573,22 @@ func (e *Evaluator) lookup(ctx context.Context, r *sourceResult) {
 			w.Published = rec.Published
 		}
 		w.Via = "crossref"
+	case w.Kind == claimtrace.WorkPaper && !r.Fetched && hasExternalID(w.URL):
+		// A PubMed, PMC, PII or ACL Anthology id in the URL of a page that
+		// could not be read: the APIs confirm it and give the work. An id
+		// no index knows stays an unconfirmed claim (no index holds every
+		// paper), never a verdict that it is made up.
+		x, _ := biblio.ExternalID(w.URL)
+		rec, err := e.opts.Scholar.WorkByID(ctx, x.Kind, x.Value)
+		if err != nil {
+			e.lookupFailed(ctx, r)
+			return
+		}
+		takeRecord(w, rec)
 	case w.Title != "" && w.Kind == claimtrace.WorkPaper && !r.Fetched:
 		recs, err := e.opts.Scholar.SearchTitle(ctx, w.Title)
 		if err != nil {
-			r.interrupted = ctx.Err() != nil
+			e.lookupFailed(ctx, r)
 			return
 		}
 		want := biblio.TitleKey(w.Title)
@@ -512,6 +605,45 @@ func (e *Evaluator) lookup(ctx context.Context, r *sourceResult) {
 			break
 		}
 	}
+}
+
+// lookupFailed records a scholarly lookup that failed: cut short by
+// cancellation, or made while the network is down (lookupSkipped: the
+// next run asks again); any other failure leaves the work as the cheaper
+// rungs left it.
+func (e *Evaluator) lookupFailed(ctx context.Context, r *sourceResult) {
+	r.interrupted = ctx.Err() != nil
+	if !r.interrupted && e.networkDown() {
+		r.lookupSkipped = true
+	}
+}
+
+// hasExternalID reports whether a URL carries a paper id other than an
+// arXiv id or a DOI (biblio.ExternalID).
+func hasExternalID(u string) bool {
+	_, ok := biblio.ExternalID(u)
+	return ok
+}
+
+// takeRecord takes the identity a scholarly API gives a work: verified,
+// with the record's title, identifiers, authors and date where the work
+// has none.
+func takeRecord(w *claimtrace.Work, rec scholar.Record) {
+	w.Resolved = true
+	w.Title = firstNonEmpty(w.Title, rec.Title)
+	if w.ArXivID == "" {
+		w.ArXivID = biblio.ArXivID(rec.ArXivID)
+	}
+	if w.DOI == "" && rec.DOI != "" {
+		w.DOI = strings.ToLower(rec.DOI)
+	}
+	if len(w.Authors) == 0 {
+		w.Authors = rec.Authors
+	}
+	if w.Published.IsZero() {
+		w.Published = rec.Published
+	}
+	w.Via = rec.Source
 }
 
 // identify is the last rung of the ladder: a model reads the start of a

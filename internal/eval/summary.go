@@ -116,17 +116,21 @@ func LLMTotals(ctx context.Context, st *store.Store, run string) LLMSection {
 	return LLMSection{Calls: t.Calls, InputTokens: t.InputTokens, OutputTokens: t.OutputTokens, CacheHits: t.CacheHits, Failed: t.Failed, CostUSD: t.Cost}
 }
 
-// ReportLine is one report's headline figures.
+// ReportLine is one report's headline figures. Precision is strict;
+// PrecisionVerifiable the optimistic bound beside it; Flags say why the
+// report's precision deserves a look (score.CitationScore.Flags).
 type ReportLine struct {
-	Task      string   `json:"task_id"`
-	Domain    string   `json:"domain"`
-	Precision *float64 `json:"precision"`
-	Recall    float64  `json:"recall"`
-	Refs      int      `json:"refs"`
-	Claims    int      `json:"claims"`
-	MatchRate *float64 `json:"match_rate"`
-	PCov      *float64 `json:"pcov"`
-	PSnd      *float64 `json:"psnd"`
+	Task                string   `json:"task_id"`
+	Domain              string   `json:"domain"`
+	Precision           *float64 `json:"precision"`
+	PrecisionVerifiable *float64 `json:"precision_verifiable"`
+	Flags               []string `json:"flags,omitempty"`
+	Recall              float64  `json:"recall"`
+	Refs                int      `json:"refs"`
+	Claims              int      `json:"claims"`
+	MatchRate           *float64 `json:"match_rate"`
+	PCov                *float64 `json:"pcov"`
+	PSnd                *float64 `json:"psnd"`
 }
 
 // summarize aggregates the run's results into its Summary: failures,
@@ -153,8 +157,8 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 		s.Reports++
 		agg.Add(r.Domain, *r.Citation)
 		citedClaims.AddValue(float64(r.Stats.CitedClaims))
-		line := ReportLine{Task: r.Task, Domain: r.Domain, Precision: r.Citation.Precision,
-			Recall: r.Citation.Recall, Refs: r.Citation.Refs, Claims: r.Stats.Claims}
+		line := ReportLine{Task: r.Task, Domain: r.Domain, Precision: r.Citation.Precision, PrecisionVerifiable: r.Citation.PrecisionVerifiable,
+			Flags: r.Citation.Flags, Recall: r.Citation.Recall, Refs: r.Citation.Refs, Claims: r.Stats.Claims}
 		if a := r.AAR; a != nil {
 			pcov.Add(a.PCov)
 			psnd.Add(a.PSnd)

@@ -129,6 +129,14 @@ func (e *Evaluator) verify(ctx context.Context, st *reportState) error {
 func (e *Evaluator) judgeSource(ctx context.Context, task string, s *citedSource, claims []string) ([]claimtrace.Verdict, bool, error) {
 	unitKey := task + "|" + s.key
 	src := s.resolution
+	if src.Work.Kind == claimtrace.WorkNotFetched {
+		// No verdict, and none kept: the next run fetches and judges it.
+		out := make([]claimtrace.Verdict, len(claims))
+		for i := range out {
+			out[i] = claimtrace.Verdict{Label: claimtrace.Unknown, Reason: "source " + src.Work.Status, Judge: e.opts.JudgeName}
+		}
+		return out, true, nil
+	}
 	if u, ok, err := e.opts.Store.GetUnit(ctx, e.run, unitVerdicts, unitKey); err != nil {
 		return nil, false, err
 	} else if ok && (u.Status == store.StatusDone || !e.opts.RetryFailed) {

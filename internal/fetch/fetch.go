@@ -89,6 +89,15 @@ type Options struct {
 	// Resolver resolves host names. Nil uses net.DefaultResolver. Tests
 	// inject one to simulate DNS answers such as rebinding to private IPs.
 	Resolver Resolver
+	// Probe lists URLs whose answer proves the network works
+	// (DefaultProbes for the web). When a live fetch fails without any
+	// server answering (DNS, refused or unreachable connections) and
+	// nothing answered within ProbeEvery, they are asked: if none answers
+	// either, the network is down, and fetches fail at once with
+	// claimtrace.ErrNoNetwork (not a dead link) for ProbeEvery (default
+	// DefaultProbeEvery). Empty: no such check.
+	Probe      []string
+	ProbeEvery time.Duration
 	// Now returns the current time (FetchedAt, Retry-After dates).
 	Now func() time.Time
 }
@@ -131,6 +140,9 @@ type Client struct {
 
 	mu       sync.Mutex
 	limiters map[string]*rate.Limiter
+	// outage tells a network that is down from dead links (nil: Probe
+	// is empty).
+	outage *outage
 }
 
 // New returns a Client with opts, filling in defaults.
@@ -173,6 +185,13 @@ func New(opts Options) *Client {
 	}
 	if c.resolver == nil {
 		c.resolver = net.DefaultResolver
+	}
+	if len(opts.Probe) > 0 {
+		every := opts.ProbeEvery
+		if every <= 0 {
+			every = DefaultProbeEvery
+		}
+		c.outage = &outage{probe: opts.Probe, every: every, now: opts.Now}
 	}
 	if c.canon == nil {
 		c.canon = canonicalKey
@@ -236,6 +255,9 @@ func (c *Client) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 			return &cp, nil
 		}
 	}
+	if err := c.outage.down(); err != nil {
+		return c.failed(rawURL, nil, fmt.Errorf("fetch %s: %w", rawURL, err))
+	}
 	p, err := c.live(ctx, rawURL, u)
 	if err != nil {
 		return p, err
@@ -266,6 +288,10 @@ func (c *Client) live(ctx context.Context, rawURL string, u *url.URL) (*Page, er
 		if err := c.limiter(host).Wait(ctx); err != nil {
 			return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
 		}
+		if err := c.outage.down(); err != nil {
+			// The network went down while this fetch waited its turn.
+			return c.failed(rawURL, nil, fmt.Errorf("fetch %s: %w", rawURL, err))
+		}
 		p, retryAfter, err := c.once(ctx, rawURL, u)
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("fetch %s: %w", rawURL, ctx.Err())
@@ -278,14 +304,25 @@ func (c *Client) live(ctx context.Context, rawURL string, u *url.URL) (*Page, er
 			// Redirect loops and the like: retrying cannot help.
 			return c.failed(rawURL, nil, fmt.Errorf("fetch %s: %w", rawURL, err))
 		case err != nil:
+			if networkFailure(err) {
+				// No server answered: the link's fault, or the network's?
+				if oerr := c.outage.check(ctx, c); oerr != nil {
+					if ctx.Err() != nil {
+						return nil, fmt.Errorf("fetch %s: %w", rawURL, ctx.Err())
+					}
+					return c.failed(rawURL, nil, fmt.Errorf("fetch %s: %w (%v)", rawURL, oerr, err))
+				}
+			}
 			if isPermanentNetErr(err) {
 				return c.failed(rawURL, nil, fmt.Errorf("fetch %s: %w: %w", rawURL, claimtrace.ErrUnreachable, err))
 			}
 			retry = true
 		case p.Status == http.StatusTooManyRequests || p.Status >= 500:
+			c.outage.answered()
 			last = p
 			retry = true
 		default:
+			c.outage.answered()
 			return p, nil
 		}
 		if attempt >= c.opts.Retries {

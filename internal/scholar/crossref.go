@@ -141,6 +141,7 @@ type crossrefWork struct {
 	Published       crossrefDate     `json:"published"`
 	PublishedOnline crossrefDate     `json:"published-online"`
 	PublishedPrint  crossrefDate     `json:"published-print"`
+	AlternativeID   []string         `json:"alternative-id"`
 }
 
 type crossrefAuthor struct {
@@ -215,6 +216,12 @@ func (w crossrefWork) record() Record {
 		}
 	}
 	r.ArXivID = arXivFromDOI(r.DOI)
+	for _, id := range w.AlternativeID {
+		if id = strings.ToUpper(strings.TrimSpace(id)); piiShaped(id) {
+			r.PII = id
+			break
+		}
+	}
 	return r
 }
 

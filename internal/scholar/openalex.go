@@ -158,6 +158,10 @@ type openAlexWork struct {
 	} `json:"authorships"`
 	PrimaryLocation *openAlexLocation  `json:"primary_location"`
 	Locations       []openAlexLocation `json:"locations"`
+	IDs             struct {
+		PMID  string `json:"pmid"`
+		PMCID string `json:"pmcid"`
+	} `json:"ids"`
 }
 
 type openAlexLocation struct {
@@ -197,6 +201,10 @@ func (w openAlexWork) record() Record {
 		r.Venue = collapse(w.PrimaryLocation.Source.DisplayName)
 	}
 	r.ArXivID = arXivFromDOI(r.DOI)
+	r.PMID = lastSegment(w.IDs.PMID)
+	if p := lastSegment(w.IDs.PMCID); p != "" {
+		r.PMCID = "PMC" + strings.TrimPrefix(strings.ToUpper(p), "PMC")
+	}
 	locs := w.Locations
 	if w.PrimaryLocation != nil {
 		locs = append([]openAlexLocation{*w.PrimaryLocation}, locs...)

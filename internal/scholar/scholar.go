@@ -43,7 +43,13 @@ type Record struct {
 	// ArXivID is version-less ("1706.03762", "hep-th/9901001").
 	ArXivID string `json:"arxiv_id,omitempty"`
 	// DOI is as the API spells it, without a resolver prefix.
-	DOI       string    `json:"doi,omitempty"`
+	DOI string `json:"doi,omitempty"`
+	// PMID and PMCID are the PubMed and PubMed Central ids OpenAlex holds
+	// ("31452104", "PMC6614286"); PII the Elsevier item id Crossref lists
+	// among a work's alternative ids ("S0967066112001050").
+	PMID      string    `json:"pmid,omitempty"`
+	PMCID     string    `json:"pmcid,omitempty"`
+	PII       string    `json:"pii,omitempty"`
 	Title     string    `json:"title"`
 	Authors   []string  `json:"authors,omitempty"`
 	Published time.Time `json:"published,omitzero"`

@@ -33,16 +33,23 @@ type CitationInput struct {
 	IsSurvey func(claimtrace.Work) bool
 	// Dangling counts citation markers that resolve to nothing.
 	Dangling int
+	// Misattributed reports whether the report names a cited work by a
+	// title that is not the work's own (the strict title test), and that
+	// title; nil never does.
+	Misattributed func(claimtrace.Work) (stated string, ok bool)
 }
 
 // ScoreCitations labels every cited work — a ground-truth hit with how it
-// matched, or a miss with its reason — and computes precision, recall and F1.
+// matched, or a miss with its reason — and computes precision (strict and
+// verifiable-only), recall and F1, and the report's flags.
 //
 // Works matching the same ground-truth reference (an arXiv preprint and its
-// published DOI, say) are one reference. The order of tests is: the survey
-// itself; a ground-truth match; dead or fabricated (unresolvable); alive
-// but unreadable, without identity (unverifiable); not a paper; published
-// after the cutoff; not in the ground truth.
+// published DOI, say) are one reference. The order of tests is: not fetched
+// (the network failed); the survey itself; misattributed (the report's
+// title for it is another paper's, whatever the ground truth holds); a
+// ground-truth match; dead or fabricated (unresolvable); alive but
+// unreadable, without identity (unverifiable); not a paper; published after
+// the cutoff; not in the ground truth.
 func ScoreCitations(in CitationInput) CitationScore {
 	s := CitationScore{Dangling: in.Dangling, Matched: []Matched{}, Unmatched: []Unmatched{}}
 	if in.Matcher != nil {
@@ -54,16 +61,30 @@ func ScoreCitations(in CitationInput) CitationScore {
 		miss := func(reason, detail string) {
 			s.Unmatched = append(s.Unmatched, Unmatched{URL: u, URLs: w.URLs, Key: w.Key, Title: w.Title, Reason: reason, Detail: detail})
 		}
+		if w.Kind == claimtrace.WorkNotFetched {
+			s.NotFetched++
+			miss(ReasonNotFetched, w.Status)
+			continue
+		}
+		s.Works++
 		if in.IsSurvey != nil && in.IsSurvey(w) {
 			s.Papers++
 			s.SourceSurvey++
 			miss(ReasonSourceSurvey, "the task's own survey")
 			continue
 		}
+		if stated, ok := misattributed(in, w); ok {
+			s.Papers++
+			s.Misattributed++
+			miss(ReasonMisattributed, "the report names another title")
+			s.Unmatched[len(s.Unmatched)-1].StatedTitle = stated
+			continue
+		}
 		if w.Kind != claimtrace.WorkUnknown && in.Matcher != nil {
 			if m, ok := in.Matcher.Match(w); ok {
 				if i, seen := hit[m.Ref]; seen {
 					s.Matched[i].URLs = append(s.Matched[i].URLs, w.URLs...)
+					s.Works-- // one reference, counted once
 					continue
 				}
 				hit[m.Ref] = len(s.Matched)
@@ -99,6 +120,14 @@ func ScoreCitations(in CitationInput) CitationScore {
 	s.Refs = s.Papers
 	s.Finish()
 	return s
+}
+
+// misattributed asks in.Misattributed about a scholarly work.
+func misattributed(in CitationInput, w claimtrace.Work) (string, bool) {
+	if in.Misattributed == nil || w.Kind != claimtrace.WorkPaper {
+		return "", false
+	}
+	return in.Misattributed(w)
 }
 
 func workURL(w claimtrace.Work) string {

@@ -50,7 +50,7 @@ func TestReadAPI(t *testing.T) {
 	reports := decode[ReportsResponse](t, body)
 	recall := l.Res.Citation.Recall
 	want := []ReportLine{{Task: f.task, Status: "done", Domain: l.Res.Domain, Claims: l.Res.Stats.Claims, Cited: l.Res.Stats.CitedClaims,
-		Precision: l.Res.Citation.Precision, Recall: &recall, MatchRate: l.Res.Cited.MatchRate, Accuracy: l.Res.NonCited.Accuracy,
+		Precision: l.Res.Citation.Precision, PrecisionVerifiable: l.Res.Citation.PrecisionVerifiable, Flagged: l.Res.Citation.Flagged, Recall: &recall, MatchRate: l.Res.Cited.MatchRate, Accuracy: l.Res.NonCited.Accuracy,
 		PCov: l.Res.AAR.PCov, PSnd: l.Res.AAR.PSnd, CTran: l.Res.AAR.CTran, AEffProxy: l.Res.AAR.AEffProxy}}
 	if diff := cmp.Diff(want, reports.Reports); diff != "" {
 		t.Errorf("report lines (-want +got):\n%s", diff)

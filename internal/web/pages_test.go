@@ -82,7 +82,7 @@ func TestAuditViewShowsTheReportWithEveryClaim(t *testing.T) {
 	if got := strings.Count(body, "<script"); got != 1 || !strings.Contains(body, `<script src="/static/audit.js"></script>`) {
 		t.Errorf("%d script elements; want exactly the audit.js file", got)
 	}
-	for _, s := range []string{"PCov", "76.7%", "Empirical AEff", "no claim audited yet"} {
+	for _, s := range []string{"PCov", "71.0%", "Empirical AEff", "no claim audited yet"} {
 		if !strings.Contains(body, s) {
 			t.Errorf("audit view lacks %q", s)
 		}
@@ -241,8 +241,8 @@ func TestRunPageFollowsRewrittenReports(t *testing.T) {
 	f := demoFixture(t, "")
 	ctx := context.Background()
 	_, body, _ := f.get(t, "/runs/"+f.run)
-	if !strings.Contains(body, "76.7%") {
-		t.Fatalf("run page lacks the report's PCov 76.7%%")
+	if !strings.Contains(body, "71.0%") {
+		t.Fatalf("run page lacks the report's PCov 71.0%%")
 	}
 	u, ok, err := f.st.GetUnit(ctx, f.run, "report", f.task)
 	if err != nil || !ok {
@@ -307,4 +307,22 @@ func TestEveryEvidencePassageIsLocated(t *testing.T) {
 		t.Errorf("%d of %d evidence passages with a stored source text located", located, withText)
 	}
 	t.Logf("%d evidence passages located in stored source texts, %d shown as quotes (no stored text)", located, quoted)
+}
+
+// TestPagesShowThePrecisionRange: the audit view and the run page show
+// strict precision and, beside it, the bound over verifiable citations.
+func TestPagesShowThePrecisionRange(t *testing.T) {
+	f := demoFixture(t, "")
+	_, page, _ := f.get(t, f.reportPath())
+	// The demo: 17 hits; 23 citations count strictly, 22 once its walled
+	// page is left out.
+	for _, s := range []string{"Citation precision", "73.9%", "Verifiable only", "77.3%"} {
+		if !strings.Contains(page, s) {
+			t.Errorf("audit view lacks %q", s)
+		}
+	}
+	_, page, _ = f.get(t, "/runs/"+f.run)
+	if !strings.Contains(page, `73.9% <span class="small">(77.3%)</span>`) {
+		t.Errorf("run page lacks the precision range 73.9%% (77.3%%)")
+	}
 }

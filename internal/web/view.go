@@ -244,13 +244,17 @@ type ReportLine struct {
 	Claims    int      `json:"claims"`
 	Cited     int      `json:"cited_claims"`
 	Precision *float64 `json:"precision"`
-	Recall    *float64 `json:"recall"`
-	MatchRate *float64 `json:"match_rate"`
-	Accuracy  *float64 `json:"factual_accuracy"`
-	PCov      *float64 `json:"pcov"`
-	PSnd      *float64 `json:"psnd"`
-	CTran     *float64 `json:"ctran"`
-	AEffProxy *float64 `json:"aeff_proxy"`
+	// PrecisionVerifiable is the optimistic bound beside strict precision;
+	// Flagged marks a report whose precision walls could move.
+	PrecisionVerifiable *float64 `json:"precision_verifiable"`
+	Flagged             bool     `json:"flagged"`
+	Recall              *float64 `json:"recall"`
+	MatchRate           *float64 `json:"match_rate"`
+	Accuracy            *float64 `json:"factual_accuracy"`
+	PCov                *float64 `json:"pcov"`
+	PSnd                *float64 `json:"psnd"`
+	CTran               *float64 `json:"ctran"`
+	AEffProxy           *float64 `json:"aeff_proxy"`
 	// AEff is the empirical audit effort, minutes per claim audited.
 	AEff          *float64 `json:"aeff_minutes_per_claim"`
 	ClaimsAudited int      `json:"claims_audited"`
@@ -269,8 +273,10 @@ type headline struct {
 	Error    string `json:"error"`
 	Domain   string `json:"domain"`
 	Citation *struct {
-		Precision *float64 `json:"precision"`
-		Recall    float64  `json:"recall"`
+		Precision           *float64 `json:"precision"`
+		PrecisionVerifiable *float64 `json:"precision_verifiable"`
+		Flagged             bool     `json:"flagged"`
+		Recall              float64  `json:"recall"`
 	} `json:"citation"`
 	Cited    *eval.CitedStats    `json:"cited"`
 	NonCited *eval.NonCitedStats `json:"non_cited"`
@@ -282,7 +288,7 @@ func newReportLine(h headline, ts []Timing) ReportLine {
 	l := ReportLine{Task: h.Task, Status: h.Status, Error: h.Error, Domain: h.Domain, Claims: h.Stats.Claims, Cited: h.Stats.CitedClaims}
 	if h.Citation != nil {
 		r := h.Citation.Recall
-		l.Precision, l.Recall = h.Citation.Precision, &r
+		l.Precision, l.PrecisionVerifiable, l.Flagged, l.Recall = h.Citation.Precision, h.Citation.PrecisionVerifiable, h.Citation.Flagged, &r
 	}
 	if h.Cited != nil {
 		l.MatchRate = h.Cited.MatchRate

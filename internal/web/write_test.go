@@ -112,7 +112,7 @@ func TestTimingsMakeTheEmpiricalAEff(t *testing.T) {
 	}
 	// The pages show it.
 	_, page, _ := f.get(t, f.reportPath())
-	if !strings.Contains(page, "1.25 minutes per claim audited") || !strings.Contains(page, "2 claims of 30 audited, 2 sessions, 2 min 30 s in all") {
+	if !strings.Contains(page, "1.25 minutes per claim audited") || !strings.Contains(page, "2 claims of 31 audited, 2 sessions, 2 min 30 s in all") {
 		t.Errorf("audit view does not show the empirical AEff")
 	}
 	_, page, _ = f.get(t, "/runs/"+f.run)

@@ -378,7 +378,18 @@ func (s *Server) crossrefList(w http.ResponseWriter, r *http.Request) {
 	if n, err := strconv.Atoi(r.URL.Query().Get("rows")); err == nil && n >= 0 {
 		rows = n
 	}
-	hits := rank(s.snapshot(Crossref), q, crossrefServes)
+	var hits []scholar.Record
+	if alt, ok := strings.CutPrefix(r.URL.Query().Get("filter"), "alternative-id:"); ok {
+		// filter=alternative-id:X: the works listing X among their
+		// alternative ids (publishers' item ids, Elsevier's PIIs).
+		for _, rec := range s.snapshot(Crossref) {
+			if crossrefServes(rec) && rec.PII != "" && strings.EqualFold(rec.PII, alt) {
+				hits = append(hits, rec)
+			}
+		}
+	} else {
+		hits = rank(s.snapshot(Crossref), q, crossrefServes)
+	}
 	total := len(hits)
 	if len(hits) > rows {
 		hits = hits[:rows]
@@ -435,6 +446,9 @@ func crossrefMessage(rec scholar.Record, score float64, citedBy int) map[string]
 		"relation":               map[string]any{},
 		"subject":                []any{},
 	}
+	if rec.PII != "" {
+		m["alternative-id"] = []string{rec.PII}
+	}
 	if !rec.Published.IsZero() {
 		parts := map[string]any{"date-parts": [][]int{{rec.Published.Year(), int(rec.Published.Month()), rec.Published.Day()}}}
 		m["issued"] = parts
@@ -467,14 +481,22 @@ func splitName(n string) (given, family string) {
 
 func (s *Server) openAlexWork(w http.ResponseWriter, r *http.Request) {
 	id := strings.TrimPrefix(r.URL.Path, "/openalex/works/")
-	var doi string
-	switch {
-	case strings.HasPrefix(strings.ToLower(id), "doi:"):
+	var doi, pmid, pmcid string
+	switch low := strings.ToLower(id); {
+	case strings.HasPrefix(low, "doi:"):
 		doi = id[4:]
 	case strings.HasPrefix(id, "https://doi.org/"):
 		doi = strings.TrimPrefix(id, "https://doi.org/")
+	case strings.HasPrefix(low, "pmid:"):
+		pmid = id[5:]
+	case strings.HasPrefix(low, "pmcid:"):
+		pmcid = id[6:]
 	}
 	for _, rec := range s.snapshot(OpenAlex) {
+		if pmid != "" && rec.PMID == pmid || pmcid != "" && strings.EqualFold(rec.PMCID, pmcid) {
+			writeJSON(w, openAlexWork(rec, s.citedByOf(OpenAlex, rec, DefaultOpenAlexCitedBy)))
+			return
+		}
 		if doi != "" && strings.EqualFold(openAlexDOI(rec), doi) {
 			writeJSON(w, openAlexWork(rec, s.citedByOf(OpenAlex, rec, DefaultOpenAlexCitedBy)))
 			return
@@ -566,6 +588,13 @@ func openAlexWork(rec scholar.Record, citedBy int) map[string]any {
 	if doi != "" {
 		doiURL = "https://doi.org/" + doi
 		ids["doi"] = doiURL
+	}
+	if rec.PMID != "" {
+		ids["pmid"] = "https://pubmed.ncbi.nlm.nih.gov/" + rec.PMID
+	}
+	if rec.PMCID != "" {
+		// OpenAlex writes PMC ids as PMC article URLs without the prefix.
+		ids["pmcid"] = "https://www.ncbi.nlm.nih.gov/pmc/articles/" + strings.TrimPrefix(rec.PMCID, "PMC")
 	}
 	authorships := make([]any, 0, len(rec.Authors))
 	for i, a := range rec.Authors {
