@@ -355,6 +355,7 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	begun := time.Now()
 	for _, d := range []string{"reports", "graphs"} {
 		if err := os.MkdirAll(filepath.Join(e.opts.OutDir, d), 0o755); err != nil {
 			return nil, fmt.Errorf("eval: output: %w", err)
@@ -424,6 +425,13 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 	}
 	if err := writeJSON(filepath.Join(e.opts.OutDir, "manifest.json"), e.manifest()); err != nil {
 		return nil, err
+	}
+	// Temporary files a killed run left behind (.ID.json.tmp-NNN) go once
+	// every output is written again.
+	for _, d := range []string{"", "reports", "graphs"} {
+		if _, err := atomicfile.RemoveStale(filepath.Join(e.opts.OutDir, d), begun); err != nil {
+			return nil, fmt.Errorf("eval: output: remove temporary files: %w", err)
+		}
 	}
 	return sum, nil
 }

@@ -209,10 +209,8 @@ func (s *citedSource) readText(ctx context.Context, st *store.Store) (string, bo
 // (storage, cancellation, an exhausted budget).
 func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 	st := e.load(f)
-	if prev, ok, err := e.fresh(ctx, st.res); err != nil {
-		return nil, err
-	} else if ok {
-		return prev, e.writeReport(prev)
+	if prev, ok, err := e.reuse(ctx, st.res); err != nil || ok {
+		return prev, err
 	}
 	if e.opts.Leaser != nil {
 		release, ok, err := e.lease(ctx, unitReport, f.Task)
@@ -225,10 +223,8 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 		defer release()
 		// The holder before us may have finished between the look above
 		// and the lease.
-		if prev, ok, err := e.fresh(ctx, st.res); err != nil {
-			return nil, err
-		} else if ok {
-			return prev, e.writeReport(prev)
+		if prev, ok, err := e.reuse(ctx, st.res); err != nil || ok {
+			return prev, err
 		}
 	}
 	if st.loadErr != nil {
@@ -293,6 +289,31 @@ func (e *Evaluator) fresh(ctx context.Context, res *Result) (*Result, bool, erro
 		return nil, false, nil
 	}
 	return prev.Result, true, nil
+}
+
+// reuse returns the report's stored result when it is fresh, having
+// written every output file a run names for it: the report file and its
+// graph, whoever computed them (this process, an earlier run into another
+// --out, or another worker of the run). A stored result whose graph unit
+// is missing is not reused: the report is computed again.
+func (e *Evaluator) reuse(ctx context.Context, res *Result) (*Result, bool, error) {
+	prev, ok, err := e.fresh(ctx, res)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	if prev.AAR != nil && e.opts.OutDir != "" {
+		u, found, err := e.opts.Store.GetUnit(ctx, e.run, unitGraph, prev.Task)
+		if err != nil {
+			return nil, false, err
+		}
+		if !found || u.Status != store.StatusDone {
+			return nil, false, nil
+		}
+		if err := writeFile(filepath.Join(e.opts.OutDir, "graphs", prev.Task+".json"), u.Data); err != nil {
+			return nil, false, err
+		}
+	}
+	return prev, true, e.writeReport(prev)
 }
 
 // parse reads the report into claims (with their char spans) and
