@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/inputfile"
 	"github.com/claimtrace/claimtrace/internal/llm"
 )
 
@@ -82,6 +83,9 @@ type SearchConfig struct {
 	MaxTokens int `toml:"max_tokens"`
 }
 
+// maxConfigBytes bounds the configuration file: one is a few kilobytes.
+const maxConfigBytes = 1 << 20
+
 func defaultConfig() *Config {
 	dir, err := os.UserCacheDir()
 	if err != nil {
@@ -132,7 +136,12 @@ func (a *app) loadConfig() error {
 	}
 	if path != "" {
 		cfg.file = path
-		_, err := toml.DecodeFile(path, cfg)
+		// Only a regular file is read: a named pipe given as --config
+		// would block forever.
+		data, err := inputfile.ReadFile(path, maxConfigBytes)
+		if err == nil {
+			_, err = toml.Decode(string(data), cfg)
+		}
 		switch {
 		case err == nil:
 			cfg.loaded = true

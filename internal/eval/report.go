@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/biblio"
 	"github.com/claimtrace/claimtrace/internal/dataset"
+	"github.com/claimtrace/claimtrace/internal/inputfile"
 	"github.com/claimtrace/claimtrace/internal/report"
 	"github.com/claimtrace/claimtrace/internal/score"
 	"github.com/claimtrace/claimtrace/internal/store"
@@ -604,9 +604,15 @@ func (m indexMatcher) Match(w claimtrace.Work) (score.GTMatch, bool) {
 // Distinct is the number of distinct ground-truth references.
 func (m indexMatcher) Distinct() int { return m.ix.Distinct() }
 
-// ReadResult reads a per-report result file written by Run.
+// MaxResultBytes bounds a per-report result file ReadResult reads: a
+// report within report.MaxReportBytes and the limits on its claims and
+// citations makes a result well under it.
+const MaxResultBytes = 1 << 30
+
+// ReadResult reads a per-report result file written by Run. Only a regular
+// file is read (inputfile.ReadFile).
 func ReadResult(path string) (*Result, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, MaxResultBytes)
 	if err != nil {
 		return nil, err
 	}
