@@ -29,6 +29,7 @@ func (a *app) graphFromReport(ctx context.Context, path string, opts auditOption
 	}
 	eo := eval.Options{Mode: ff.mode(), Snapshot: opts.Snapshot, Fetcher: fetcher, Store: st, Concurrency: a.cfg.Concurrency,
 		MaxReportBytes: a.inputLimit()}
+	a.cfg.Eval.apply(&eo)
 	if s := a.newScholar(ff); s != nil {
 		eo.Scholar = s
 	}

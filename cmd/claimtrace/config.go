@@ -37,6 +37,7 @@ type Config struct {
 	Search SearchConfig `toml:"search"`
 	Serve  ServeConfig  `toml:"serve"`
 	Live   LiveConfig   `toml:"live"`
+	Eval   EvalConfig   `toml:"eval"`
 
 	// file is the config file read ("" when none); loaded says whether it
 	// existed.

@@ -97,3 +97,57 @@ func TestJudgeEvalStopsOnSIGTERM(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalHostileBatchStopsOnSIGTERM runs eval over a batch of reports
+// that are legal but costly (thousands of cited claims, each citing its own
+// URL) and one past the citations limit, then sends one SIGTERM (issue 23
+// item 4: a batch of 12 hostile reports did not stop within 5 s). It stops
+// within a second, exit 130; the rerun finishes with the over-limit report
+// failed alone, naming the limit.
+func TestEvalHostileBatchStopsOnSIGTERM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	f := newCrashFixture(t, 5, 1, 0)
+	for i := 1; i <= 4; i++ {
+		var b strings.Builder
+		b.WriteString("# Report\n\n")
+		for k := 1; k <= 2500; k++ {
+			fmt.Fprintf(&b, "Dredging cost %d thousand in district %d [%d].\n\n", k, i, k)
+		}
+		b.WriteString("## References\n\n")
+		for k := 1; k <= 2500; k++ {
+			fmt.Fprintf(&b, "[%d] https://example.org/harbour/%d/%d - Harbour note %d\n", k, i, k, k)
+		}
+		os.WriteFile(filepath.Join(f.reports, fmt.Sprintf("2101.%05d.md", i)), []byte(b.String()), 0o644)
+	}
+	over := "# Report\n\n" + strings.Repeat(strings.Repeat("Costs rose [1]. ", 50)+"\n", 1200) + "\n[1] https://example.org/a - A\n"
+	os.WriteFile(filepath.Join(f.reports, "2101.00005.md"), []byte(over), 0o644)
+	os.WriteFile(f.config, []byte("[fetch]\nper_host_rps = -1\n[eval]\nmax_citations = 50000\n"), 0o644)
+	args := []string{"eval", "--config", f.config, "--dataset", f.dataset, "--reports", f.reports, "--out", filepath.Join(f.dir, "out"),
+		"--store", filepath.Join(f.dir, "s.db"), "--offline", "--concurrency", "2"}
+	cmd := child(t, args...)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGTERM)
+	start := time.Now()
+	code, killed := waitChild(t, cmd, time.Second)
+	if killed {
+		t.Fatalf("eval did not stop within a second of SIGTERM; output %q", out.String())
+	}
+	t.Logf("stopped %v after SIGTERM, exit %d", time.Since(start), code)
+	if code != 130 {
+		t.Fatalf("exit %d after SIGTERM, want 130; output:\n%s", code, out.String())
+	}
+	b, err := child(t, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("rerun: %v\n%s", err, b)
+	}
+	if !strings.Contains(string(b), "FAILED 2101.00005: parse: more than 50000 citations, over the limit max_citations = 50000") {
+		t.Errorf("the over-limit report is not failed naming the limit:\n%s", b)
+	}
+}

@@ -236,7 +236,13 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 			return e.fail(ctx, st.res, err.Error())
 		}
 	}
-	e.parse(st)
+	if err := e.parse(ctx, st); err != nil {
+		var le *report.LimitError
+		if errors.As(err, &le) {
+			return e.fail(ctx, st.res, "parse: "+err.Error())
+		}
+		return nil, err
+	}
 	if err := e.resolveSources(ctx, st); err != nil {
 		return nil, err
 	}
@@ -322,8 +328,12 @@ func (e *Evaluator) reuse(ctx context.Context, res *Result) (*Result, bool, erro
 // writes st.doc, st.sources, st.ofCitation, st.cites, the result's claims
 // with the labels of their citations, and the parser's counts of bytes,
 // dangling markers and cited claims.
-func (e *Evaluator) parse(st *reportState) {
-	st.doc = report.Parse(st.text)
+func (e *Evaluator) parse(ctx context.Context, st *reportState) error {
+	doc, err := report.ParseContext(ctx, st.text, e.opts.ReportLimits)
+	if err != nil {
+		return err
+	}
+	st.doc = doc
 	res, doc := st.res, st.doc
 	res.Stats.Bytes = len(st.text)
 	byKey := map[string]*citedSource{}
@@ -375,6 +385,11 @@ func (e *Evaluator) parse(st *reportState) {
 		}
 		res.Claims = append(res.Claims, cr)
 	}
+	// Now that its size is known, the report waits for room to go on.
+	if a, ok := ctx.Value(admissionKey{}).(*admission); ok {
+		return a.resize(ctx, reportCost(int64(len(st.text)), len(doc.Claims), len(st.sources)))
+	}
+	return nil
 }
 
 // resolveSources resolves every resolvable cited source of the report,
@@ -382,7 +397,14 @@ func (e *Evaluator) parse(st *reportState) {
 // the metadata ladder). It writes each record's resolution.
 func (e *Evaluator) resolveSources(ctx context.Context, st *reportState) error {
 	g, gctx := errgroup.WithContext(ctx)
+	// As many at once as may fetch: a report citing thousands of sources
+	// does not start thousands of goroutines, and stops starting them when
+	// the run is cancelled.
+	g.SetLimit(e.opts.FetchConcurrency)
 	for _, s := range st.sources {
+		if gctx.Err() != nil {
+			break
+		}
 		if !s.resolvable() {
 			continue
 		}
@@ -395,7 +417,10 @@ func (e *Evaluator) resolveSources(ctx context.Context, st *reportState) error {
 			return nil
 		})
 	}
-	return g.Wait()
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return ctx.Err() // cancelled before every source was resolved
 }
 
 // match turns resolved sources into the report's cited works and matches
