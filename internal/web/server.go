@@ -33,6 +33,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/httpserve"
 	"github.com/claimtrace/claimtrace/internal/store"
@@ -65,6 +67,10 @@ type Options struct {
 	Log *slog.Logger
 	// Now returns the current time (UTC); nil means time.Now.
 	Now func() time.Time
+	// MaxResponseBytes bounds the stored documents (report results,
+	// graphs) the server holds in memory at once to answer reads; a read
+	// waits for room. Zero means DefaultMaxResponseBytes.
+	MaxResponseBytes int64
 }
 
 // Server is the web UI and JSON API. It is an http.Handler.
@@ -86,6 +92,10 @@ type Server struct {
 	// count and update time stay the same.
 	headMu sync.Mutex
 	heads  map[[2]string]cachedHeadline
+	// responses holds the bytes of the stored documents being served
+	// (admitResponse), at most maxResponse.
+	responses   *semaphore.Weighted
+	maxResponse int64
 }
 
 // cachedHeadline is a decoded headline and the unit version it came from.
@@ -113,6 +123,7 @@ func New(opts Options) (*Server, error) {
 	if s.now == nil {
 		s.now = func() time.Time { return time.Now().UTC() }
 	}
+	s.responses, s.maxResponse = newResponseBudget(opts.MaxResponseBytes)
 	if opts.Token != "" {
 		if len(opts.Token) < MinTokenBytes {
 			return nil, fmt.Errorf("web server: write token of %d bytes, want at least %d: %w", len(opts.Token), MinTokenBytes, claimtrace.ErrInvalid)
@@ -243,6 +254,7 @@ var statusTable = []struct {
 	{errForbidden, http.StatusForbidden},
 	{errMediaType, http.StatusUnsupportedMediaType},
 	{context.DeadlineExceeded, http.StatusServiceUnavailable},
+	{context.Canceled, http.StatusServiceUnavailable},
 }
 
 // statusOf returns the HTTP status for err.
