@@ -31,6 +31,9 @@ type ServeConfig struct {
 	IdleTimeoutSecs int `toml:"idle_timeout_seconds"`
 	// MaxConns caps the connections open at once.
 	MaxConns int `toml:"max_conns"`
+	// MaxResponseBytes bounds the stored documents (report results,
+	// graphs) held in memory at once to answer reads.
+	MaxResponseBytes int64 `toml:"max_response_bytes"`
 	// AllowedHosts are names, beside the loopback names and the addresses
 	// listened on, that clients may give in the Host header (a proxy's
 	// public name); any other name is refused (421), against DNS
@@ -128,7 +131,8 @@ Ctrl-C stops the server after the requests in flight.`,
 			if err != nil {
 				return err
 			}
-			srv, err := web.New(web.Options{Store: st, Token: token, Reviewers: reviewers, Log: slog.New(slog.NewTextHandler(a.stderr, nil))})
+			srv, err := web.New(web.Options{Store: st, Token: token, Reviewers: reviewers, Log: slog.New(slog.NewTextHandler(a.stderr, nil)),
+				MaxResponseBytes: a.cfg.Serve.MaxResponseBytes})
 			if err != nil {
 				return fmt.Errorf("serve: token from $%s: %w", tokenEnv, err)
 			}
