@@ -42,10 +42,16 @@ type LiveConfig struct {
 	MaxClaims       int   `toml:"max_claims"`
 	MaxEdges        int   `toml:"max_edges"`
 	MaxSessionBytes int64 `toml:"max_session_bytes"`
+	// Open sessions in all and per token, and the memory the sessions in
+	// memory may take (idle ones leave it and are reloaded when used).
+	MaxOpenSessions         int   `toml:"max_open_sessions"`
+	MaxOpenSessionsPerToken int   `toml:"max_open_sessions_per_token"`
+	MaxMemoryBytes          int64 `toml:"max_memory_bytes"`
 }
 
 func (c LiveConfig) limits() live.Limits {
-	return live.Limits{Sources: c.MaxSources, Claims: c.MaxClaims, Edges: c.MaxEdges, Bytes: c.MaxSessionBytes}
+	return live.Limits{Sources: c.MaxSources, Claims: c.MaxClaims, Edges: c.MaxEdges, Bytes: c.MaxSessionBytes,
+		Sessions: c.MaxOpenSessions, SessionsPerOwner: c.MaxOpenSessionsPerToken, MemoryBytes: c.MaxMemoryBytes}
 }
 
 // minTokenBytes is the shortest bearer token the HTTP transport accepts.

@@ -31,6 +31,12 @@ type ServeConfig struct {
 	IdleTimeoutSecs int `toml:"idle_timeout_seconds"`
 	// MaxConns caps the connections open at once.
 	MaxConns int `toml:"max_conns"`
+	// MaxConnsPerAddr caps the connections of one client address;
+	// ReservedConns are kept for clients that authenticated; connections
+	// that have not are closed after UnauthIdleTimeoutSecs idle.
+	MaxConnsPerAddr       int `toml:"max_conns_per_addr"`
+	ReservedConns         int `toml:"reserved_conns"`
+	UnauthIdleTimeoutSecs int `toml:"unauth_idle_timeout_seconds"`
 	// MaxResponseBytes bounds the stored documents (report results,
 	// graphs) held in memory at once to answer reads.
 	MaxResponseBytes int64 `toml:"max_response_bytes"`
@@ -71,7 +77,8 @@ func (c ServeConfig) reviewerTokens() (map[string]string, error) {
 // limits are the server limits the configuration asks for.
 func (c ServeConfig) limits() httpserve.Limits {
 	sec := func(n int) time.Duration { return time.Duration(n) * time.Second }
-	return httpserve.Limits{ReadTimeout: sec(c.ReadTimeoutSecs), WriteTimeout: sec(c.WriteTimeoutSecs), IdleTimeout: sec(c.IdleTimeoutSecs), MaxConns: c.MaxConns}
+	return httpserve.Limits{ReadTimeout: sec(c.ReadTimeoutSecs), WriteTimeout: sec(c.WriteTimeoutSecs), IdleTimeout: sec(c.IdleTimeoutSecs), MaxConns: c.MaxConns,
+		MaxConnsPerAddr: c.MaxConnsPerAddr, ReservedConns: c.ReservedConns, UnauthIdleTimeout: sec(c.UnauthIdleTimeoutSecs)}
 }
 
 func (a *app) serveCmd() *cobra.Command {

@@ -92,7 +92,10 @@ type session struct {
 	query, agent     string
 	created, updated time.Time
 	closed           bool
-	seq              int // sequence number of the next operation
+	// evicted is set, under mu, when the session leaves memory: a caller
+	// that locked it after that looks it up again (Service.locked).
+	evicted bool
+	seq     int // sequence number of the next operation
 	g                *prov.Graph
 	sources          map[string]sourceState
 	verdicts         map[edgeKey]claimtrace.Verdict

@@ -371,9 +371,11 @@ func (s *Server) authorize(r *http.Request) (caller, error) {
 		return caller{}, fmt.Errorf("write API: no bearer token in the Authorization header: %w", errUnauthorized)
 	}
 	if s.tokenSum != nil && s.tokenSum.Matches(token) {
+		httpserve.Authenticated(r)
 		return caller{}, nil
 	}
 	if name, ok := s.reviewers[httpserve.SumToken(token)]; ok {
+		httpserve.Authenticated(r)
 		return caller{reviewer: name}, nil
 	}
 	return caller{}, fmt.Errorf("write API: wrong token: %w", errUnauthorized)
