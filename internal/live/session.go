@@ -94,12 +94,12 @@ type session struct {
 	closed           bool
 	// evicted is set, under mu, when the session leaves memory: a caller
 	// that locked it after that looks it up again (Service.locked).
-	evicted bool
-	seq     int // sequence number of the next operation
-	g                *prov.Graph
-	sources          map[string]sourceState
-	verdicts         map[edgeKey]claimtrace.Verdict
-	bytes            int64 // text recorded over the session's life (op.bytes)
+	evicted  bool
+	seq      int // sequence number of the next operation
+	g        *prov.Graph
+	sources  map[string]sourceState
+	verdicts map[edgeKey]claimtrace.Verdict
+	bytes    int64 // text recorded over the session's life (op.bytes)
 }
 
 // sourceState is what the service knows of a source beyond the graph.
