@@ -78,6 +78,7 @@ func (s *Service) locked(ctx context.Context, id string) (*session, error) {
 			return nil, err
 		}
 		ss.mu.Lock()
+		s.unpin(ss)
 		if !ss.evicted {
 			return ss, nil
 		}
@@ -86,7 +87,17 @@ func (s *Service) locked(ctx context.Context, id string) (*session, error) {
 	}
 }
 
-// session returns the session with id from memory, or loads it.
+// unpin releases the pin acquire put on ss: it may leave memory again
+// once unlocked.
+func (s *Service) unpin(ss *session) {
+	s.mu.Lock()
+	ss.pins--
+	s.mu.Unlock()
+}
+
+// session returns the session with id from memory, or loads it, pinned
+// in memory until the caller unpins it (locked does, once it holds the
+// session's lock).
 func (s *Service) session(ctx context.Context, id string) (*session, error) {
 	if err := checkID("session", id); err != nil {
 		return nil, err
@@ -95,10 +106,10 @@ func (s *Service) session(ctx context.Context, id string) (*session, error) {
 	return ss, err
 }
 
-// acquire returns the session with id from memory or loads it; with
-// create set, a session not in the store is created with it (created
-// true). Only one caller loads a given session; others wait for it, or
-// for their context to end.
+// acquire returns the session with id from memory or loads it, pinned
+// (see unpin); with create set, a session not in the store is created with
+// it (created true). Only one caller loads a given session; others wait
+// for it, or for their context to end.
 func (s *Service) acquire(ctx context.Context, id string, create *OpenInput) (ss *session, created bool, err error) {
 	for {
 		s.mu.Lock()
@@ -118,8 +129,10 @@ func (s *Service) acquire(ctx context.Context, id string, create *OpenInput) (ss
 			return nil, false, ctx.Err()
 		}
 		if r.err == nil {
-			s.touch(id, r)
-			return r.ss, false, nil
+			if s.touch(id, r) {
+				return r.ss, false, nil
+			}
+			continue // it left memory meanwhile
 		}
 		if errors.Is(r.err, claimtrace.ErrNotFound) && create != nil {
 			continue // another caller looked without creating; create it now
@@ -165,6 +178,7 @@ func (s *Service) loaded(id string, r *resident, ss *session, err error) {
 		delete(s.resident, id)
 	} else {
 		r.cost = cost
+		ss.pins = 1 // the loader's
 		s.mem += r.cost
 		s.tick++
 		r.used = s.tick
@@ -176,14 +190,18 @@ func (s *Service) loaded(id string, r *resident, ss *session, err error) {
 	}
 }
 
-// touch marks a session in memory as just used.
-func (s *Service) touch(id string, r *resident) {
+// touch marks a session in memory as just used and pins it; it reports
+// false when the session has left memory.
+func (s *Service) touch(id string, r *resident) bool {
 	s.mu.Lock()
-	if s.resident[id] == r {
-		s.tick++
-		r.used = s.tick
+	defer s.mu.Unlock()
+	if s.resident[id] != r {
+		return false
 	}
-	s.mu.Unlock()
+	s.tick++
+	r.used = s.tick
+	r.ss.pins++
+	return true
 }
 
 // account updates the memory counted for ss after an operation changed
@@ -202,7 +220,8 @@ func (s *Service) account(ss *session) {
 
 // evict makes sessions leave memory, least recently used first, until the
 // sessions in memory fit in Limits.MemoryBytes. A session in use (its lock
-// held) stays; so does a session being loaded.
+// held, or pinned by a caller about to lock it) stays; so does a session
+// being loaded.
 func (s *Service) evict() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -214,6 +233,9 @@ func (s *Service) evict() {
 			case <-r.ready:
 			default:
 				continue // being loaded
+			}
+			if r.ss.pins > 0 {
+				continue // about to be used
 			}
 			if victim == nil || r.used < victim.used {
 				if r.ss.mu.TryLock() {
@@ -319,10 +341,6 @@ func (s *Service) countOpen(ctx context.Context) error {
 func (s *Service) reserve(id, owner string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.open) >= s.limits.Sessions {
-		return &LimitError{Session: id, Limit: LimitOpenSessions, Max: int64(s.limits.Sessions),
-			what: fmt.Sprintf("%d sessions are open, the most the server keeps open", len(s.open))}
-	}
 	n := 0
 	for _, o := range s.open {
 		if o == owner {
@@ -332,6 +350,10 @@ func (s *Service) reserve(id, owner string) error {
 	if n >= s.limits.SessionsPerOwner {
 		return &LimitError{Session: id, Limit: LimitOpenSessionsPerToken, Max: int64(s.limits.SessionsPerOwner),
 			what: fmt.Sprintf("this token has %d open sessions, the most one token may", n)}
+	}
+	if len(s.open) >= s.limits.Sessions {
+		return &LimitError{Session: id, Limit: LimitOpenSessions, Max: int64(s.limits.Sessions),
+			what: fmt.Sprintf("%d sessions are open, the most the server keeps open", len(s.open))}
 	}
 	s.open[id] = owner
 	return nil

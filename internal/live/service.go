@@ -217,6 +217,7 @@ func (s *Service) Open(ctx context.Context, in OpenInput) (*SessionInfo, error) 
 		return nil, err
 	}
 	ss.mu.Lock()
+	s.unpin(ss)
 	info := ss.info(s.tau)
 	ss.mu.Unlock()
 	info.Resumed = !created

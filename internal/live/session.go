@@ -94,7 +94,10 @@ type session struct {
 	closed           bool
 	// evicted is set, under mu, when the session leaves memory: a caller
 	// that locked it after that looks it up again (Service.locked).
-	evicted  bool
+	evicted bool
+	// pins counts the callers about to lock the session (Service.acquire),
+	// which keep it in memory; guarded by the service's mu.
+	pins     int
 	seq      int // sequence number of the next operation
 	g        *prov.Graph
 	sources  map[string]sourceState
