@@ -37,6 +37,10 @@ type ServeConfig struct {
 	MaxConnsPerAddr       int `toml:"max_conns_per_addr"`
 	ReservedConns         int `toml:"reserved_conns"`
 	UnauthIdleTimeoutSecs int `toml:"unauth_idle_timeout_seconds"`
+	// CountOtherReviewers makes review agreement count reviews not posted
+	// by a configured reviewer with their own token (by default, once
+	// reviewers are configured, only theirs count).
+	CountOtherReviewers bool `toml:"count_other_reviewers"`
 	// MaxResponseBytes bounds the stored documents (report results,
 	// graphs) held in memory at once to answer reads.
 	MaxResponseBytes int64 `toml:"max_response_bytes"`
@@ -139,7 +143,7 @@ Ctrl-C stops the server after the requests in flight.`,
 				return err
 			}
 			srv, err := web.New(web.Options{Store: st, Token: token, Reviewers: reviewers, Log: slog.New(slog.NewTextHandler(a.stderr, nil)),
-				MaxResponseBytes: a.cfg.Serve.MaxResponseBytes})
+				MaxResponseBytes: a.cfg.Serve.MaxResponseBytes, CountOtherReviewers: a.cfg.Serve.CountOtherReviewers})
 			if err != nil {
 				return fmt.Errorf("serve: token from $%s: %w", tokenEnv, err)
 			}

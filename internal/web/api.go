@@ -240,7 +240,11 @@ func (s *Server) apiPostReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rv, err := s.putReview(r.Context(), run, l.Res, reviewer, p)
+	postedWith := PostedServerToken
+	if who.reviewer != "" {
+		postedWith = PostedReviewerToken
+	}
+	rv, err := s.putReview(r.Context(), run, l.Res, reviewer, postedWith, p)
 	if err != nil {
 		return err
 	}

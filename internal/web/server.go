@@ -36,6 +36,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/confusable"
 	"github.com/claimtrace/claimtrace/internal/httpserve"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
@@ -67,6 +68,11 @@ type Options struct {
 	Log *slog.Logger
 	// Now returns the current time (UTC); nil means time.Now.
 	Now func() time.Time
+	// CountOtherReviewers makes agreement figures count every review, when
+	// reviewers are configured: by default only the configured reviewers'
+	// own (posted with their tokens) count, and the others are listed as
+	// not counted.
+	CountOtherReviewers bool
 	// MaxResponseBytes bounds the stored documents (report results,
 	// graphs) the server holds in memory at once to answer reads; a read
 	// waits for room. Zero means DefaultMaxResponseBytes.
@@ -79,12 +85,13 @@ type Server struct {
 	tokenSum *httpserve.TokenSum // nil: no server token
 	// reviewers maps the reviewer tokens' hashes to their names; names
 	// holds the names, which the server token may not post under.
-	reviewers map[httpserve.TokenSum]string
-	names     map[string]bool
-	log       *slog.Logger
-	now       func() time.Time
-	pages     map[string]*template.Template
-	mux       *http.ServeMux
+	reviewers   map[httpserve.TokenSum]string
+	names       map[string]bool
+	countOthers bool
+	log         *slog.Logger
+	now         func() time.Time
+	pages       map[string]*template.Template
+	mux         *http.ServeMux
 	// writeMu serializes the read-modify-write of timing units.
 	writeMu sync.Mutex
 	// heads caches the headline figures decoded from report units (run
@@ -124,6 +131,7 @@ func New(opts Options) (*Server, error) {
 		s.now = func() time.Time { return time.Now().UTC() }
 	}
 	s.responses, s.maxResponse = newResponseBudget(opts.MaxResponseBytes)
+	s.countOthers = opts.CountOtherReviewers
 	if opts.Token != "" {
 		if len(opts.Token) < MinTokenBytes {
 			return nil, fmt.Errorf("web server: write token of %d bytes, want at least %d: %w", len(opts.Token), MinTokenBytes, claimtrace.ErrInvalid)
@@ -146,6 +154,14 @@ func New(opts Options) (*Server, error) {
 		}
 		if s.names[n] {
 			return nil, fmt.Errorf("web server: reviewer %s has two tokens: %w", n, claimtrace.ErrInvalid)
+		}
+		for other := range s.names {
+			if confusable.Same(n, other) {
+				return nil, fmt.Errorf("web server: reviewers %q and %q look alike (case, width or look-alike letters): a reader could not tell their reviews apart; rename one: %w", clip(other, 80), clip(n, 80), claimtrace.ErrInvalid)
+			}
+		}
+		if confusable.Same(n, anonymous) {
+			return nil, fmt.Errorf("web server: reviewer %q looks like %q, the name of reviews that name no one: %w", clip(n, 80), anonymous, claimtrace.ErrInvalid)
 		}
 		s.reviewers[sum], s.names[n] = n, true
 	}
@@ -391,12 +407,29 @@ func (s *Server) reviewerOf(c caller, named string) (string, error) {
 		return "", fmt.Errorf("review: %w", err)
 	}
 	switch {
-	case c.reviewer != "" && strings.TrimSpace(named) != "" && name != c.reviewer:
+	case c.reviewer != "" && strings.TrimSpace(named) != "" && !confusable.Same(name, c.reviewer):
 		return "", fmt.Errorf("review: this token is %s's: it cannot post a review as %q: %w", c.reviewer, clip(name, 80), errForbidden)
 	case c.reviewer != "":
 		return c.reviewer, nil
-	case s.names[name]:
-		return "", fmt.Errorf("review: %q is a reviewer with a token of their own: only that token posts %s's reviews: %w", clip(name, 80), clip(name, 80), errForbidden)
+	}
+	// The server token: no configured reviewer's name, nor one that looks
+	// like it (case, width, look-alike letters of other scripts).
+	for n := range s.names {
+		if confusable.Same(name, n) {
+			what := "is"
+			if name != n {
+				what = "looks like"
+			}
+			return "", fmt.Errorf("review: %q %s %s, a reviewer with a token of their own: only that token posts %s's reviews: %w", clip(name, 80), what, n, n, errForbidden)
+		}
+	}
+	if name != anonymous {
+		if confusable.Same(name, anonymous) {
+			return "", fmt.Errorf("review: %q looks like %q, the name of reviews that name no one: %w", clip(name, 80), anonymous, claimtrace.ErrInvalid)
+		}
+		if err := confusable.Restricted(name); err != nil {
+			return "", fmt.Errorf("review: reviewer %v: %w", err, claimtrace.ErrInvalid)
+		}
 	}
 	return name, nil
 }
