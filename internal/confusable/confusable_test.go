@@ -35,7 +35,7 @@ func TestRestricted(t *testing.T) {
 		"李明":                true,
 		"Tanaka 田中 たなか":     true, // Latin, Han and kana
 		"Kim 김민준":           true,
-		"Алиса":             true, // all Cyrillic
+		"Алиса":             true,  // all Cyrillic
 		"\u0430lice":        false, // Cyrillic a among Latin letters
 		"bοb":               false, // Greek omicron
 		"Алиса alice":       false,
