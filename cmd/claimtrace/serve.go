@@ -122,9 +122,14 @@ too, and is closed without one.
 Requests whose Host header names another host are refused (421: DNS
 rebinding); [serve] allowed_hosts adds names, e.g. a proxy's. Listening
 beyond this machine without TLS prints a warning: put a TLS-terminating
-proxy in front. Timeouts and the connection cap: [serve]
+proxy in front. Timeouts and the connection caps: [serve]
 read_timeout_seconds, write_timeout_seconds, idle_timeout_seconds,
-max_conns. See docs/security.md.
+max_conns, max_conns_per_addr, reserved_conns (kept for token holders),
+unauth_idle_timeout_seconds; max_response_bytes bounds large reads held at
+once. Once reviewers are configured, a name that looks like one of theirs
+(case, width, look-alike letters) is refused to the --token-env token, and
+review agreement counts only their own reviews ([serve]
+count_other_reviewers counts all). See docs/security.md.
 
 Ctrl-C stops the server after the requests in flight.`,
 		Args: cobra.NoArgs,
