@@ -14,13 +14,14 @@ type EvalConfig struct {
 	MaxClaims    int `toml:"max_claims"`
 	MaxCitations int `toml:"max_citations"`
 	MaxLineBytes int `toml:"max_line_bytes"`
+	MaxSpans     int `toml:"max_spans"`
 	// MaxInflightBytes bounds the bytes of report text evaluated at once.
 	MaxInflightBytes int64 `toml:"max_inflight_bytes"`
 }
 
 // reportLimits are the limits on one report the configuration asks for.
 func (c EvalConfig) reportLimits() report.Limits {
-	return report.Limits{Claims: c.MaxClaims, Citations: c.MaxCitations, LineBytes: c.MaxLineBytes}
+	return report.Limits{Claims: c.MaxClaims, Citations: c.MaxCitations, LineBytes: c.MaxLineBytes, Spans: c.MaxSpans}
 }
 
 // apply sets the configured bounds on an evaluation's options.

@@ -68,7 +68,7 @@ func (s *scanner) scanBlock(start, end int) {
 	check := start
 	for i := start; i < end; {
 		if s.guard != nil && i >= check {
-			if s.guard.stop(len(s.cites), 0) {
+			if s.guard.stop(len(s.cites), 0) || s.guard.tooManySpans(len(s.spans)) {
 				return
 			}
 			check = i + 64<<10

@@ -23,11 +23,14 @@ type Limits struct {
 	Citations int
 	// LineBytes caps one line of its text.
 	LineBytes int
+	// Spans caps the inline spans the parser keeps while it reads the
+	// report: citation markers, links, code and math spans, HTML tags.
+	Spans int
 }
 
 // DefaultLimits are the limits of ParseContext unless configured.
 func DefaultLimits() Limits {
-	return Limits{Claims: 20000, Citations: 50000, LineBytes: 1 << 20}
+	return Limits{Claims: 20000, Citations: 50000, LineBytes: 1 << 20, Spans: 200000}
 }
 
 func (l Limits) orDefault() Limits {
@@ -41,6 +44,9 @@ func (l Limits) orDefault() Limits {
 	if l.LineBytes <= 0 {
 		l.LineBytes = d.LineBytes
 	}
+	if l.Spans <= 0 {
+		l.Spans = d.Spans
+	}
 	return l
 }
 
@@ -49,6 +55,7 @@ const (
 	LimitClaims    = "max_claims"
 	LimitCitations = "max_citations"
 	LimitLineBytes = "max_line_bytes"
+	LimitSpans     = "max_spans"
 )
 
 // LimitError is a report refused because it passes a limit. It matches
@@ -133,6 +140,18 @@ func (g *guard) stop(cites, claims int) bool {
 		g.err = &LimitError{Limit: LimitClaims, Max: g.limits.Claims, what: fmt.Sprintf("more than %d claims", g.limits.Claims)}
 	default:
 		g.err = g.ctx.Err()
+	}
+	return g.err != nil
+}
+
+// tooManySpans reports whether a parse holding n inline spans must end,
+// setting the error. A nil guard never stops.
+func (g *guard) tooManySpans(n int) bool {
+	if g == nil {
+		return false
+	}
+	if g.err == nil && n > g.limits.Spans {
+		g.err = &LimitError{Limit: LimitSpans, Max: g.limits.Spans, what: fmt.Sprintf("more than %d inline spans (markers, links, code, math, tags)", g.limits.Spans)}
 	}
 	return g.err != nil
 }

@@ -75,6 +75,7 @@ func TestParseContextLimits(t *testing.T) {
 		{Limits{Claims: claims - 1}, LimitClaims},
 		{Limits{Citations: cites - 1}, LimitCitations},
 		{Limits{LineBytes: 60}, LimitLineBytes},
+		{Limits{Spans: 20}, LimitSpans},
 	} {
 		_, err := ParseContext(context.Background(), text, tt.limits)
 		var le *LimitError
@@ -106,9 +107,10 @@ func TestParseContextHostile(t *testing.T) {
 		t.Skip("allocates a few MB of input")
 	}
 	for name, text := range map[string]string{
-		"markers":   "# R\n\n" + strings.Repeat(strings.Repeat("Claim [1]. ", 100)+"\n", 4000) + "\n\n[1] https://example.org/a - A\n",
-		"sentences": "# R\n\n" + strings.Repeat("Costs rose again this year in the harbour district.\n", 200000),
-		"one line":  "# R\n\n" + strings.Repeat("word ", 3<<20),
+		"markers":    "# R\n\n" + strings.Repeat(strings.Repeat("Claim [1]. ", 100)+"\n", 4000) + "\n\n[1] https://example.org/a - A\n",
+		"sentences":  "# R\n\n" + strings.Repeat("Costs rose again this year in the harbour district.\n", 200000),
+		"one line":   "# R\n\n" + strings.Repeat("word ", 3<<20),
+		"code spans": "# R\n\n" + strings.Repeat(strings.Repeat("`x` ", 2000)+"\n\n", 800),
 	} {
 		runtime.GC()
 		var m0, m1 runtime.MemStats

@@ -113,7 +113,7 @@ func (p *parser) scan() {
 		s := &scanner{text: p.text, low: p.low, entries: p.entries, byLabel: byLabel, glued: glued, ay: ay, guard: p.guard}
 		ai := 0
 		for k, b := range p.blocks {
-			if p.guard.stop(len(s.cites)+len(p.entries), 0) {
+			if p.guard.stop(len(s.cites)+len(p.entries), 0) || p.guard.tooManySpans(len(s.spans)) {
 				break
 			}
 			for ai < len(answers) && k >= answers[ai].first {
