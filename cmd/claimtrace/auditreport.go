@@ -33,6 +33,7 @@ func (a *app) graphFromReport(ctx context.Context, path string, opts auditOption
 	}
 	eo := eval.Options{Mode: ff.mode(), Snapshot: opts.Snapshot, Fetcher: fetcher, Store: st, Concurrency: a.cfg.Concurrency,
 		MaxReportBytes: a.inputLimit(), FetchTimeout: timeout, SourceProgress: a.sourceProgress(opts.sources)}
+	a.cfg.Eval.apply(&eo)
 	if s := a.newScholar(ff); s != nil {
 		eo.Scholar = s
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/fetch"
+	"github.com/claimtrace/claimtrace/internal/inputfile"
 	"github.com/claimtrace/claimtrace/internal/llm"
 )
 
@@ -37,6 +38,7 @@ type Config struct {
 	Search SearchConfig `toml:"search"`
 	Serve  ServeConfig  `toml:"serve"`
 	Live   LiveConfig   `toml:"live"`
+	Eval   EvalConfig   `toml:"eval"`
 
 	// file is the config file read ("" when none); loaded says whether it
 	// existed.
@@ -88,6 +90,9 @@ type SearchConfig struct {
 	// MaxTokens caps each answer of the agent's model.
 	MaxTokens int `toml:"max_tokens"`
 }
+
+// maxConfigBytes bounds the configuration file: one is a few kilobytes.
+const maxConfigBytes = 1 << 20
 
 func defaultConfig() *Config {
 	dir, err := os.UserCacheDir()
@@ -141,7 +146,12 @@ func (a *app) loadConfig() error {
 	}
 	if path != "" {
 		cfg.file = path
-		_, err := toml.DecodeFile(path, cfg)
+		// Only a regular file is read: a named pipe given as --config
+		// would block forever.
+		data, err := inputfile.ReadFile(path, maxConfigBytes)
+		if err == nil {
+			_, err = toml.Decode(string(data), cfg)
+		}
 		switch {
 		case err == nil:
 			cfg.loaded = true

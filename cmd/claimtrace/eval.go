@@ -143,6 +143,7 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 		Mode: f.fetch.mode(), Snapshot: f.fetch.snapshot, Fetcher: fetcher, Store: st,
 		Manifest: runManifest(os.Args[1:]), MaxReportBytes: a.inputLimit(), FetchTimeout: timeout,
 	}
+	a.cfg.Eval.apply(&opts)
 	if s := a.newScholar(f.fetch); s != nil && !f.noScholar {
 		opts.Scholar = s
 	}

@@ -123,7 +123,7 @@ type judgeEvalFlags struct {
 // runJudgeEval scores the judge f.spec against the labelled pairs and
 // prints the evaluation (with the model calls' totals for an LLM judge).
 func (a *app) runJudgeEval(ctx context.Context, f judgeEvalFlags) error {
-	pairs, sp, err := readLabelFiles(f.files, f.whole, f.split)
+	pairs, sp, err := readLabelFiles(ctx, f.files, f.whole, f.split)
 	if err != nil {
 		return err
 	}
@@ -241,13 +241,13 @@ type calibrateFlags struct {
 // runCalibrate fits the offline judge on the labelled pairs and writes
 // the calibration to cf.out or stdout.
 func (a *app) runCalibrate(ctx context.Context, cf calibrateFlags) error {
-	pairs, sp, err := readLabelFiles(cf.files, append(slices.Clone(cf.whole), cf.contra...), cf.split)
+	pairs, sp, err := readLabelFiles(ctx, cf.files, append(slices.Clone(cf.whole), cf.contra...), cf.split)
 	if err != nil {
 		return err
 	}
 	var only []string
 	for _, f := range cf.contra {
-		ps, err := labels.ReadFile(f)
+		ps, err := labels.ReadFileContext(ctx, f)
 		if err != nil {
 			return err
 		}
@@ -300,21 +300,21 @@ func calibrateCommand(files, whole, contra []string, sp labels.Split, metric str
 
 // readLabelFiles reads and concatenates label files: whole files entire,
 // the others keeping the split.
-func readLabelFiles(files, whole []string, split string) ([]labels.Pair, labels.Split, error) {
+func readLabelFiles(ctx context.Context, files, whole []string, split string) ([]labels.Pair, labels.Split, error) {
 	sp, err := labels.ParseSplit(split)
 	if err != nil {
 		return nil, "", err
 	}
 	var all []labels.Pair
 	for _, f := range whole {
-		ps, err := labels.ReadFile(f)
+		ps, err := labels.ReadFileContext(ctx, f)
 		if err != nil {
 			return nil, "", err
 		}
 		all = append(all, ps...)
 	}
 	for _, f := range files {
-		ps, err := labels.ReadFile(f)
+		ps, err := labels.ReadFileContext(ctx, f)
 		if err != nil {
 			return nil, "", err
 		}

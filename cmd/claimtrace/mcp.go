@@ -42,10 +42,16 @@ type LiveConfig struct {
 	MaxClaims       int   `toml:"max_claims"`
 	MaxEdges        int   `toml:"max_edges"`
 	MaxSessionBytes int64 `toml:"max_session_bytes"`
+	// Open sessions in all and per token, and the memory the sessions in
+	// memory may take (idle ones leave it and are reloaded when used).
+	MaxOpenSessions         int   `toml:"max_open_sessions"`
+	MaxOpenSessionsPerToken int   `toml:"max_open_sessions_per_token"`
+	MaxMemoryBytes          int64 `toml:"max_memory_bytes"`
 }
 
 func (c LiveConfig) limits() live.Limits {
-	return live.Limits{Sources: c.MaxSources, Claims: c.MaxClaims, Edges: c.MaxEdges, Bytes: c.MaxSessionBytes}
+	return live.Limits{Sources: c.MaxSources, Claims: c.MaxClaims, Edges: c.MaxEdges, Bytes: c.MaxSessionBytes,
+		Sessions: c.MaxOpenSessions, SessionsPerOwner: c.MaxOpenSessionsPerToken, MemoryBytes: c.MaxMemoryBytes}
 }
 
 // minTokenBytes is the shortest bearer token the HTTP transport accepts.
@@ -83,8 +89,11 @@ http://ADDR/api/live/; every request to either, reads included, needs
 
 A session holds at most 1,000 sources, 5,000 claims, 5,000 reasoning
 steps, 50,000 edges and 32 MiB of text; a write past a limit is refused
-(HTTP 422, naming the limit). Raise them under [live] in the config file:
-max_sources, max_claims, max_edges, max_session_bytes.
+(HTTP 422, naming the limit). At most 1,000 sessions are open at once, 100
+of one token; sessions not in use leave memory past 256 MiB and are
+reloaded when used. Raise them under [live] in the config file:
+max_sources, max_claims, max_edges, max_session_bytes, max_open_sessions,
+max_open_sessions_per_token, max_memory_bytes.
 
 Sources given by URL alone are fetched (SSRF-safe, through the page cache)
 only with --allow-fetch; otherwise they stay unresolved and claims resting on

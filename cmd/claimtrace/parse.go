@@ -35,7 +35,10 @@ are the report's reference-list entries.`,
 			if err != nil {
 				return err
 			}
-			doc := report.Parse(text)
+			doc, err := report.ParseContext(cmd.Context(), text, a.cfg.Eval.reportLimits())
+			if err != nil {
+				return fmt.Errorf("parse %s: %w", args[0], err)
+			}
 			if asJSON {
 				return writeParseJSON(a.stdout, doc)
 			}

@@ -31,6 +31,19 @@ type ServeConfig struct {
 	IdleTimeoutSecs int `toml:"idle_timeout_seconds"`
 	// MaxConns caps the connections open at once.
 	MaxConns int `toml:"max_conns"`
+	// MaxConnsPerAddr caps the connections of one client address;
+	// ReservedConns are kept for clients that authenticated; connections
+	// that have not are closed after UnauthIdleTimeoutSecs idle.
+	MaxConnsPerAddr       int `toml:"max_conns_per_addr"`
+	ReservedConns         int `toml:"reserved_conns"`
+	UnauthIdleTimeoutSecs int `toml:"unauth_idle_timeout_seconds"`
+	// CountOtherReviewers makes review agreement count reviews not posted
+	// by a configured reviewer with their own token (by default, once
+	// reviewers are configured, only theirs count).
+	CountOtherReviewers bool `toml:"count_other_reviewers"`
+	// MaxResponseBytes bounds the stored documents (report results,
+	// graphs) held in memory at once to answer reads.
+	MaxResponseBytes int64 `toml:"max_response_bytes"`
 	// AllowedHosts are names, beside the loopback names and the addresses
 	// listened on, that clients may give in the Host header (a proxy's
 	// public name); any other name is refused (421), against DNS
@@ -68,7 +81,8 @@ func (c ServeConfig) reviewerTokens() (map[string]string, error) {
 // limits are the server limits the configuration asks for.
 func (c ServeConfig) limits() httpserve.Limits {
 	sec := func(n int) time.Duration { return time.Duration(n) * time.Second }
-	return httpserve.Limits{ReadTimeout: sec(c.ReadTimeoutSecs), WriteTimeout: sec(c.WriteTimeoutSecs), IdleTimeout: sec(c.IdleTimeoutSecs), MaxConns: c.MaxConns}
+	return httpserve.Limits{ReadTimeout: sec(c.ReadTimeoutSecs), WriteTimeout: sec(c.WriteTimeoutSecs), IdleTimeout: sec(c.IdleTimeoutSecs), MaxConns: c.MaxConns,
+		MaxConnsPerAddr: c.MaxConnsPerAddr, ReservedConns: c.ReservedConns, UnauthIdleTimeout: sec(c.UnauthIdleTimeoutSecs)}
 }
 
 func (a *app) serveCmd() *cobra.Command {
@@ -109,9 +123,14 @@ too, and is closed without one.
 Requests whose Host header names another host are refused (421: DNS
 rebinding); [serve] allowed_hosts adds names, e.g. a proxy's. Listening
 beyond this machine without TLS prints a warning: put a TLS-terminating
-proxy in front. Timeouts and the connection cap: [serve]
+proxy in front. Timeouts and the connection caps: [serve]
 read_timeout_seconds, write_timeout_seconds, idle_timeout_seconds,
-max_conns. See docs/security.md.
+max_conns, max_conns_per_addr, reserved_conns (kept for token holders),
+unauth_idle_timeout_seconds; max_response_bytes bounds large reads held at
+once. Once reviewers are configured, a name that looks like one of theirs
+(case, width, look-alike letters) is refused to the --token-env token, and
+review agreement counts only their own reviews ([serve]
+count_other_reviewers counts all). See docs/security.md.
 
 The audit view shows a long report in pages of --page-claims claims
 (and at most 128 KiB of text each): ?page=N, or ?claim=ID for the page
@@ -133,7 +152,8 @@ Ctrl-C stops the server after the requests in flight.`,
 			if err != nil {
 				return err
 			}
-			srv, err := web.New(web.Options{Store: st, Token: token, Reviewers: reviewers, Log: slog.New(slog.NewTextHandler(a.stderr, nil)), PageClaims: pageClaims})
+			srv, err := web.New(web.Options{Store: st, Token: token, Reviewers: reviewers, Log: slog.New(slog.NewTextHandler(a.stderr, nil)), PageClaims: pageClaims,
+				MaxResponseBytes: a.cfg.Serve.MaxResponseBytes, CountOtherReviewers: a.cfg.Serve.CountOtherReviewers})
 			if err != nil {
 				return fmt.Errorf("serve: token from $%s: %w", tokenEnv, err)
 			}

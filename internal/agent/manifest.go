@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/inputfile"
 	"github.com/claimtrace/claimtrace/internal/llm"
 )
 
@@ -124,7 +125,7 @@ func WriteManifest(dir string, m Manifest) (*Manifest, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("run manifest: %w", err)
 	}
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, maxManifestBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if m.Created.IsZero() && len(m.Runs) > 0 {
@@ -167,9 +168,12 @@ func WriteManifest(dir string, m Manifest) (*Manifest, error) {
 	return &m, nil
 }
 
+// maxManifestBytes bounds a run manifest: one holds a few kilobytes a run.
+const maxManifestBytes = 64 << 20
+
 // ReadManifest reads dir/run-manifest.json.
 func ReadManifest(dir string) (*Manifest, error) {
-	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	b, err := inputfile.ReadFile(filepath.Join(dir, ManifestFile), maxManifestBytes)
 	if err != nil {
 		return nil, fmt.Errorf("run manifest: %w", err)
 	}

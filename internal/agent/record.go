@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/inputfile"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/search"
 )
@@ -263,7 +264,7 @@ func LoadRecord(path string) (*Record, error) {
 
 // readCapped reads a record file, at most one byte past maxRecordBytes.
 func readCapped(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, _, err := inputfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("record %s: %w", path, err)
 	}

@@ -6,11 +6,11 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"strings"
 	"text/template"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/inputfile"
 )
 
 //go:embed templates/default.tmpl
@@ -72,7 +72,7 @@ func DefaultTemplate() (*Template, error) { return parseTemplate("", nil) }
 
 // LoadTemplate reads an override template file.
 func LoadTemplate(path string) (*Template, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, 1<<20)
 	if err != nil {
 		return nil, fmt.Errorf("prompt template: %w", err)
 	}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/inputfile"
 	"github.com/claimtrace/claimtrace/internal/scholar"
 )
 
@@ -77,7 +78,7 @@ type CountCache struct {
 // cache. The file is created only when an entry is first added.
 func LoadCountCache(path string) (*CountCache, error) {
 	c := &CountCache{path: path, entries: map[string]CountEntry{}}
-	f, err := os.Open(path)
+	f, _, err := inputfile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}

@@ -32,6 +32,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/inputfile"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -48,6 +49,9 @@ type Run struct {
 	Failed int `json:"failed"`
 }
 
+// MaxOutputBytes bounds a file of an eval output folder that LoadRun reads.
+const MaxOutputBytes = 256 << 20
+
 // LoadRun reads an evaluation output directory. When summary.json exists,
 // the reports are exactly the ones it scored (a reused directory may hold
 // stale files of other tasks); otherwise every reports/*.json is read.
@@ -58,7 +62,7 @@ func LoadRun(dir string) (*Run, error) {
 	if st, err := os.Stat(reports); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("run %s: no reports/ directory (is it the --out directory of claimtrace eval?): %w", dir, claimtrace.ErrNotFound)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	b, err := inputfile.ReadFile(filepath.Join(dir, "summary.json"), MaxOutputBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

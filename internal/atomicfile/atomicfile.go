@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 )
 
 // Write replaces path with data, atomically, with permissions perm. The
@@ -49,4 +51,51 @@ func syncDir(dir string) {
 		d.Sync()
 		d.Close()
 	}
+}
+
+// tempMarker separates a target's name from the random suffix in the name
+// of Write's temporary file: ".<base>.tmp-<digits>".
+const tempMarker = ".tmp-"
+
+// IsTemp reports whether name is the name of one of Write's temporary
+// files.
+func IsTemp(name string) bool {
+	if !strings.HasPrefix(name, ".") {
+		return false
+	}
+	i := strings.LastIndex(name, tempMarker)
+	if i < 2 {
+		return false
+	}
+	suffix := name[i+len(tempMarker):]
+	return suffix != "" && !strings.ContainsFunc(suffix, func(r rune) bool { return r < '0' || r > '9' })
+}
+
+// RemoveStale removes from dir the temporary files Write leaves when its
+// process is killed between creating and renaming them, those last
+// modified before before (so a write in flight in another process, whose
+// file is newer, is left alone). It returns how many it removed; a file it
+// cannot remove is an error naming it, the others are still removed.
+func RemoveStale(dir string, before time.Time) (int, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	var errs []error
+	for _, de := range entries {
+		if !de.Type().IsRegular() || !IsTemp(de.Name()) {
+			continue
+		}
+		fi, err := de.Info()
+		if err != nil || !fi.ModTime().Before(before) {
+			continue // gone meanwhile, or being written now
+		}
+		if err := os.Remove(filepath.Join(dir, de.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+			continue
+		}
+		n++
+	}
+	return n, errors.Join(errs...)
 }

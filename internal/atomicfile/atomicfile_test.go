@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/claimtrace/claimtrace/internal/atomicfile"
 )
@@ -60,5 +61,59 @@ func TestWriteConcurrent(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("%d files left in the directory, want 1", len(ents))
+	}
+}
+
+func TestIsTemp(t *testing.T) {
+	for name, want := range map[string]bool{
+		".2401.00001.json.tmp-1234567": true,
+		".summary.json.tmp-9":          true,
+		"2401.00001.json.tmp-12":       false, // not hidden: not ours
+		".x.tmp-":                      false,
+		".x.tmp-12a":                   false,
+		".tmp-12":                      false,
+		"..tmp-12":                     false,
+		".notes.txt":                   false,
+		".a.tmp-1.tmp-2":               true,
+	} {
+		if got := atomicfile.IsTemp(name); got != want {
+			t.Errorf("IsTemp(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestRemoveStale removes the temporary files older than the cut-off and
+// nothing else: not newer ones (a write in flight), not the targets, not
+// folders or files of other names.
+func TestRemoveStale(t *testing.T) {
+	dir := t.TempDir()
+	old, cut := time.Now().Add(-time.Hour), time.Now()
+	write := func(name string, at time.Time) {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, at, at)
+	}
+	write(".a.json.tmp-1", old)
+	write(".b.json.tmp-22", old)
+	write(".c.json.tmp-3", cut.Add(time.Hour))
+	write("a.json", old)
+	write(".keep", old)
+	os.Mkdir(filepath.Join(dir, ".d.json.tmp-4"), 0o755)
+	n, err := atomicfile.RemoveStale(dir, cut)
+	if err != nil || n != 2 {
+		t.Fatalf("RemoveStale = %d, %v; want 2 removed", n, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var left []string
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if got, want := fmt.Sprint(left), "[.c.json.tmp-3 .d.json.tmp-4 .keep a.json]"; got != want {
+		t.Errorf("left %s, want %s", got, want)
+	}
+	if _, err := atomicfile.RemoveStale(filepath.Join(dir, "missing"), cut); err == nil {
+		t.Error("RemoveStale of a missing folder: no error")
 	}
 }

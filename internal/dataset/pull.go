@@ -20,6 +20,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/claimtrace/claimtrace/internal/atomicfile"
+	"github.com/claimtrace/claimtrace/internal/inputfile"
 )
 
 // ReleaseCommit pins the ReportBench v1.1 release that Pull downloads by
@@ -165,7 +166,7 @@ func Pull(ctx context.Context, dir string, opts PullOptions) (*PullResult, error
 // fetchFile downloads base/name to path unless a valid copy exists. It
 // returns whether it downloaded and the file's sha256.
 func fetchFile(ctx context.Context, opts PullOptions, name, path string) (bool, string, error) {
-	if b, err := os.ReadFile(path); err == nil && validJSONL(b) == nil {
+	if b, err := inputfile.ReadFile(path, opts.MaxBytes); err == nil && validJSONL(b) == nil {
 		return false, hash(b), nil
 	}
 	url := opts.Base + "/" + name

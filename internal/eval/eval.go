@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/claimtrace/claimtrace"
@@ -74,6 +75,18 @@ type Options struct {
 	// MaxReportBytes lowers the size limit on a report file (default and
 	// ceiling report.MaxReportBytes); a report over it fails unread.
 	MaxReportBytes int64
+	// ReportLimits bound the claims, citations and line length of one
+	// report (zero fields take report.DefaultLimits); a report past one
+	// fails alone, saying which.
+	ReportLimits report.Limits
+	// MaxInflightBytes bounds the memory the reports being evaluated at
+	// once are estimated to take (default DefaultMaxInflightBytes): a
+	// report is admitted by its size before it is read, then by its
+	// parsed claims and cited sources (reportCost), waiting until the
+	// reports in flight leave room for it, so a batch of large reports runs
+	// a few at a time whatever Concurrency says. A report estimated larger
+	// than the bound runs alone.
+	MaxInflightBytes int64
 	// Mode names how sources are reached ("offline", "snapshot", "live"); it
 	// is part of the run identity.
 	Mode     string
@@ -166,6 +179,28 @@ type SourceEvent struct {
 	Elapsed     time.Duration
 }
 
+// DefaultMaxInflightBytes is the default of Options.MaxInflightBytes: a
+// real report is estimated at a few megabytes, so a hundred fit; one of
+// 19,000 claims citing as many URLs at about 420 MB, so one runs at a
+// time.
+const DefaultMaxInflightBytes = 512 << 20
+
+// Cost model of a report in flight (measured on reports of 19,000 cited
+// claims, each citing its own URL: about 25 KiB allocated a cited source,
+// most of it the source's unit and the graph; parsing allocates about 16
+// bytes a byte of text).
+const (
+	costPerTextByte = 20
+	costPerSource   = 16 << 10
+	costPerClaim    = 4 << 10
+)
+
+// reportCost estimates the memory evaluating a report takes, from its
+// text's size and, once parsed, its claims and distinct cited sources.
+func reportCost(textBytes int64, claims, sources int) int64 {
+	return costPerTextByte*max(textBytes, 1) + costPerClaim*int64(claims) + costPerSource*int64(sources)
+}
+
 // Progress reports how far a run is.
 type Progress struct {
 	Done, Total int
@@ -190,6 +225,8 @@ type Evaluator struct {
 	// Options.FetchTimeout; progressMu serializes SourceProgress.
 	fetchBy    time.Time
 	progressMu sync.Mutex
+	// admit holds the bytes of the reports in flight (MaxInflightBytes).
+	admit *semaphore.Weighted
 }
 
 // New checks the options and prepares a run.
@@ -207,6 +244,9 @@ func New(opts Options) (*Evaluator, error) {
 	}
 	if opts.FetchConcurrency < 1 {
 		opts.FetchConcurrency = 16
+	}
+	if opts.MaxInflightBytes <= 0 {
+		opts.MaxInflightBytes = DefaultMaxInflightBytes
 	}
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return time.Now().UTC() }
@@ -238,6 +278,7 @@ func New(opts Options) (*Evaluator, error) {
 		return nil, fmt.Errorf("eval: %w: fetch timeout %v is negative", claimtrace.ErrInvalid, opts.FetchTimeout)
 	}
 	e := &Evaluator{opts: opts, fetchs: make(chan struct{}, opts.FetchConcurrency), judges: make(chan struct{}, opts.Concurrency),
+		admit:   semaphore.NewWeighted(opts.MaxInflightBytes),
 		sources: map[string]sourceResult{}, started: opts.Store.Now()} // the clock units are stamped with
 	if opts.FetchTimeout > 0 {
 		e.fetchBy = time.Now().Add(opts.FetchTimeout)
@@ -396,6 +437,7 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	begun := time.Now()
 	for _, d := range []string{"reports", "graphs"} {
 		if err := os.MkdirAll(filepath.Join(e.opts.OutDir, d), 0o755); err != nil {
 			return nil, fmt.Errorf("eval: output: %w", err)
@@ -410,7 +452,12 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(e.opts.Concurrency)
 	do := func(i int, f reportFile, wait bool) error {
-		r, err := e.report(gctx, f)
+		ctx, adm, err := e.admitFile(gctx, f)
+		if err != nil {
+			return err
+		}
+		defer adm.release()
+		r, err := e.report(ctx, f)
 		for wait && errors.Is(err, errLeased) {
 			select {
 			case <-gctx.Done():
@@ -466,7 +513,63 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 	if err := writeJSON(filepath.Join(e.opts.OutDir, "manifest.json"), e.manifest()); err != nil {
 		return nil, err
 	}
+	// Temporary files a killed run left behind (.ID.json.tmp-NNN) go once
+	// every output is written again.
+	for _, d := range []string{"", "reports", "graphs"} {
+		if _, err := atomicfile.RemoveStale(filepath.Join(e.opts.OutDir, d), begun); err != nil {
+			return nil, fmt.Errorf("eval: output: remove temporary files: %w", err)
+		}
+	}
 	return sum, nil
+}
+
+// admission is the share of MaxInflightBytes one report holds.
+type admission struct {
+	sem  *semaphore.Weighted
+	max  int64
+	held int64
+}
+
+// admissionKey carries a report's admission in its context, for the parse
+// step to resize.
+type admissionKey struct{}
+
+// admitFile waits until the reports in flight leave room for f's
+// estimated cost from its size on disk, or ctx ends. The returned context
+// carries the admission, which resize changes once the report is parsed.
+func (e *Evaluator) admitFile(ctx context.Context, f reportFile) (context.Context, *admission, error) {
+	size := int64(1)
+	if fi, err := os.Stat(f.Path); err == nil {
+		size = fi.Size()
+	}
+	a := &admission{sem: e.admit, max: e.opts.MaxInflightBytes}
+	if err := a.resize(ctx, reportCost(size, 0, 0)); err != nil {
+		return nil, nil, err
+	}
+	return context.WithValue(ctx, admissionKey{}, a), a, nil
+}
+
+// resize makes the admission hold cost (at most the whole bound). It
+// gives back what it holds before waiting for more, so that two reports
+// each waiting to grow never hold each other up.
+func (a *admission) resize(ctx context.Context, cost int64) error {
+	n := min(max(cost, 1), a.max)
+	if n <= a.held {
+		return nil
+	}
+	a.release()
+	if err := a.sem.Acquire(ctx, n); err != nil {
+		return err
+	}
+	a.held = n
+	return nil
+}
+
+func (a *admission) release() {
+	if a.held > 0 {
+		a.sem.Release(a.held)
+		a.held = 0
+	}
 }
 
 // manifest records how the run was made, so its figures can be reproduced.

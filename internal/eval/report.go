@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/biblio"
 	"github.com/claimtrace/claimtrace/internal/dataset"
+	"github.com/claimtrace/claimtrace/internal/inputfile"
 	"github.com/claimtrace/claimtrace/internal/report"
 	"github.com/claimtrace/claimtrace/internal/score"
 	"github.com/claimtrace/claimtrace/internal/store"
@@ -219,10 +219,8 @@ func (s *citedSource) readText(ctx context.Context, st *store.Store) (string, bo
 // (storage, cancellation, an exhausted budget).
 func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 	st := e.load(f)
-	if prev, ok, err := e.fresh(ctx, st.res); err != nil {
-		return nil, err
-	} else if ok {
-		return prev, e.writeReport(prev)
+	if prev, ok, err := e.reuse(ctx, st.res); err != nil || ok {
+		return prev, err
 	}
 	if e.opts.Leaser != nil {
 		release, ok, err := e.lease(ctx, unitReport, f.Task)
@@ -235,10 +233,8 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 		defer release()
 		// The holder before us may have finished between the look above
 		// and the lease.
-		if prev, ok, err := e.fresh(ctx, st.res); err != nil {
-			return nil, err
-		} else if ok {
-			return prev, e.writeReport(prev)
+		if prev, ok, err := e.reuse(ctx, st.res); err != nil || ok {
+			return prev, err
 		}
 	}
 	if st.loadErr != nil {
@@ -250,7 +246,13 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 			return e.fail(ctx, st.res, err.Error())
 		}
 	}
-	e.parse(st)
+	if err := e.parse(ctx, st); err != nil {
+		var le *report.LimitError
+		if errors.As(err, &le) {
+			return e.fail(ctx, st.res, "parse: "+err.Error())
+		}
+		return nil, err
+	}
 	if err := e.resolveSources(ctx, st); err != nil {
 		return nil, err
 	}
@@ -312,14 +314,43 @@ func (e *Evaluator) fresh(ctx context.Context, res *Result) (*Result, bool, erro
 	return prev.Result, true, nil
 }
 
+// reuse returns the report's stored result when it is fresh, having
+// written every output file a run names for it: the report file and its
+// graph, whoever computed them (this process, an earlier run into another
+// --out, or another worker of the run). A stored result whose graph unit
+// is missing is not reused: the report is computed again.
+func (e *Evaluator) reuse(ctx context.Context, res *Result) (*Result, bool, error) {
+	prev, ok, err := e.fresh(ctx, res)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	if prev.AAR != nil && e.opts.OutDir != "" {
+		u, found, err := e.opts.Store.GetUnit(ctx, e.run, unitGraph, prev.Task)
+		if err != nil {
+			return nil, false, err
+		}
+		if !found || u.Status != store.StatusDone {
+			return nil, false, nil
+		}
+		if err := writeFile(filepath.Join(e.opts.OutDir, "graphs", prev.Task+".json"), u.Data); err != nil {
+			return nil, false, err
+		}
+	}
+	return prev, true, e.writeReport(prev)
+}
+
 // parse reads the report into claims (with their char spans) and
 // citations, and makes one citedSource record for each distinct target
 // the citations point at: the only place a target's key is computed. It
 // writes st.doc, st.sources, st.ofCitation, st.cites, the result's claims
 // with the labels of their citations, and the parser's counts of bytes,
 // dangling markers and cited claims.
-func (e *Evaluator) parse(st *reportState) {
-	st.doc = report.Parse(st.text)
+func (e *Evaluator) parse(ctx context.Context, st *reportState) error {
+	doc, err := report.ParseContext(ctx, st.text, e.opts.ReportLimits)
+	if err != nil {
+		return err
+	}
+	st.doc = doc
 	res, doc := st.res, st.doc
 	res.Stats.Bytes = len(st.text)
 	byKey := map[string]*citedSource{}
@@ -374,6 +405,11 @@ func (e *Evaluator) parse(st *reportState) {
 		}
 		res.Claims = append(res.Claims, cr)
 	}
+	// Now that its size is known, the report waits for room to go on.
+	if a, ok := ctx.Value(admissionKey{}).(*admission); ok {
+		return a.resize(ctx, reportCost(int64(len(st.text)), len(doc.Claims), len(st.sources)))
+	}
+	return nil
 }
 
 // resolveSources resolves every resolvable cited source of the report,
@@ -387,7 +423,14 @@ func (e *Evaluator) resolveSources(ctx context.Context, st *reportState) error {
 			total++
 		}
 	}
+	// As many at once as may fetch: a report citing thousands of sources
+	// does not start thousands of goroutines, and stops starting them when
+	// the run is cancelled.
+	g.SetLimit(e.opts.FetchConcurrency)
 	for _, s := range st.sources {
+		if gctx.Err() != nil {
+			break
+		}
 		if !s.resolvable() {
 			continue
 		}
@@ -408,7 +451,10 @@ func (e *Evaluator) resolveSources(ctx context.Context, st *reportState) error {
 			return nil
 		})
 	}
-	return g.Wait()
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return ctx.Err() // cancelled before every source was resolved
 }
 
 // match turns resolved sources into the report's cited works and matches
@@ -651,9 +697,15 @@ func (m indexMatcher) Match(w claimtrace.Work) (score.GTMatch, bool) {
 // Distinct is the number of distinct ground-truth references.
 func (m indexMatcher) Distinct() int { return m.ix.Distinct() }
 
-// ReadResult reads a per-report result file written by Run.
+// MaxResultBytes bounds a per-report result file ReadResult reads: a
+// report within report.MaxReportBytes and the limits on its claims and
+// citations makes a result well under it.
+const MaxResultBytes = 1 << 30
+
+// ReadResult reads a per-report result file written by Run. Only a regular
+// file is read (inputfile.ReadFile).
 func ReadResult(path string) (*Result, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, MaxResultBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -83,7 +83,11 @@ func (e *Evaluator) verify(ctx context.Context, st *reportState) error {
 	res := st.res
 	var mu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(e.opts.Concurrency)
 	for _, s := range st.sources {
+		if gctx.Err() != nil {
+			break
+		}
 		if len(s.claims) == 0 {
 			continue
 		}
@@ -107,6 +111,9 @@ func (e *Evaluator) verify(ctx context.Context, st *reportState) error {
 	}
 	if err := g.Wait(); err != nil {
 		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err // cancelled before every source was judged
 	}
 	sort.Strings(res.FailedUnits)
 	st.judged = make([][]*citedSource, len(res.Claims))

@@ -18,6 +18,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/atomicfile"
+	"github.com/claimtrace/claimtrace/internal/inputfile"
 )
 
 // Snapshot directory layout (DESIGN.md, "Snapshot directory").
@@ -55,7 +56,7 @@ type Snapshot struct {
 // rejected. When a URL appears twice, the later line wins. An unterminated
 // last line that does not parse is a write torn by a crash and is ignored.
 func OpenSnapshot(dir string) (*Snapshot, error) {
-	f, err := os.Open(filepath.Join(dir, IndexFile))
+	f, _, err := inputfile.Open(filepath.Join(dir, IndexFile))
 	if err != nil {
 		return nil, fmt.Errorf("open snapshot %s: %w", dir, err)
 	}
@@ -232,18 +233,13 @@ func (c *Client) snapshotPage(rawURL string, e Entry) (*Page, error) {
 
 // readSnapshotFile reads name inside dir without following links out of it.
 func readSnapshotFile(dir, name string, max int64) ([]byte, bool, error) {
-	f, err := os.OpenInRoot(dir, filepath.FromSlash(name))
+	// A named pipe among the pages is refused, never opened for reading
+	// (which would wait for a writer).
+	f, _, err := inputfile.OpenInRoot(dir, filepath.FromSlash(name))
 	if err != nil {
 		return nil, false, fmt.Errorf("open %s: %w", name, err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, false, fmt.Errorf("stat %s: %w", name, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, false, fmt.Errorf("%s is not a regular file: %w", name, claimtrace.ErrInvalid)
-	}
 	body, truncated, err := readCapped(f, max)
 	if err != nil {
 		return nil, false, fmt.Errorf("read %s: %w", name, err)
@@ -268,7 +264,11 @@ func CreateSnapshot(dir string) (*SnapshotWriter, error) {
 	if err := os.MkdirAll(filepath.Join(dir, PagesDir), 0o755); err != nil {
 		return nil, fmt.Errorf("create snapshot %s: %w", dir, err)
 	}
-	f, err := os.OpenFile(filepath.Join(dir, IndexFile), os.O_RDWR|os.O_CREATE, 0o644)
+	index := filepath.Join(dir, IndexFile)
+	if err := inputfile.Regular(index); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("create snapshot %s: %w", dir, err)
+	}
+	f, err := os.OpenFile(index, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("create snapshot %s: %w", dir, err)
 	}

@@ -31,3 +31,14 @@ func (s TokenSum) Matches(token string) bool {
 	got := SumToken(token)
 	return subtle.ConstantTimeCompare(got[:], s[:]) == 1
 }
+
+// Authenticated marks the connection of r as authenticated: a request on
+// it carried a valid token. Serve keeps room for such connections and
+// gives connections that never authenticated a short idle timeout
+// (Limits.UnauthIdleTimeout). Handlers call it once a token checks out;
+// it does nothing for a request not served by Serve.
+func Authenticated(r *http.Request) {
+	if c, ok := r.Context().Value(connKey{}).(*trackedConn); ok {
+		c.authenticate()
+	}
+}

@@ -11,8 +11,6 @@ import (
 	"net"
 	"net/http"
 	"time"
-
-	"golang.org/x/net/netutil"
 )
 
 // Limits bound what one connection may hold on to.
@@ -30,6 +28,18 @@ type Limits struct {
 	// MaxConns caps the connections open at once; more wait to be
 	// accepted until one closes.
 	MaxConns int
+	// MaxConnsPerAddr caps the connections open at once from one client
+	// address (IP); more are closed as soon as they are accepted.
+	MaxConnsPerAddr int
+	// ReservedConns are kept for connections that authenticated (a
+	// request on them carried a valid token, see Authenticated): at most
+	// MaxConns − ReservedConns connections may be open without having
+	// authenticated, and when a new one needs a place, the one of them
+	// idle the longest is closed.
+	ReservedConns int
+	// UnauthIdleTimeout closes a connection that has not authenticated
+	// once it is idle that long, before its first request or between two.
+	UnauthIdleTimeout time.Duration
 }
 
 // DefaultLimits are the limits of both servers unless configured.
@@ -40,6 +50,9 @@ func DefaultLimits() Limits {
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxConns:          256,
+		MaxConnsPerAddr:   32,
+		ReservedConns:     64,
+		UnauthIdleTimeout: 5 * time.Second,
 	}
 }
 
@@ -61,6 +74,15 @@ func (l Limits) orDefault() Limits {
 	if l.MaxConns <= 0 {
 		l.MaxConns = d.MaxConns
 	}
+	if l.MaxConnsPerAddr <= 0 {
+		l.MaxConnsPerAddr = d.MaxConnsPerAddr
+	}
+	if l.ReservedConns <= 0 {
+		l.ReservedConns = max(l.MaxConns/4, 1)
+	}
+	if l.UnauthIdleTimeout <= 0 {
+		l.UnauthIdleTimeout = d.UnauthIdleTimeout
+	}
 	return l
 }
 
@@ -77,9 +99,11 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, limits Limits, 
 		IdleTimeout:       l.IdleTimeout,
 		MaxHeaderBytes:    64 << 10,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		ConnState:         connState,
+		ConnContext:       connContext,
 	}
 	addr := ln.Addr()
-	ln = netutil.LimitListener(ln, l.MaxConns)
+	ln = newConnGate(ln, l)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

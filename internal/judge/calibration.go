@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/inputfile"
 )
 
 // defaultCalibration is the output of `claimtrace judge calibrate` on the
@@ -176,9 +177,12 @@ func ParseCalibration(data []byte) (Calibration, error) {
 	return c, nil
 }
 
+// maxCalibrationBytes bounds a calibration file: one is a few kilobytes.
+const maxCalibrationBytes = 1 << 20
+
 // LoadCalibration reads a calibration file written by `judge calibrate`.
 func LoadCalibration(path string) (Calibration, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path, maxCalibrationBytes)
 	if err != nil {
 		return Calibration{}, fmt.Errorf("calibration: %w", err)
 	}

@@ -172,7 +172,13 @@ func Evaluate(ctx context.Context, j SourceJudge, pairs []labels.Pair, opt EvalO
 	}
 	g.SetLimit(limit)
 	for _, idx := range groups {
+		if gctx.Err() != nil {
+			break // cancelled, or a group failed: judge no more
+		}
 		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
 			claims := make([]string, len(idx))
 			for k, i := range idx {
 				claims[k] = pairs[i].Claim
@@ -192,6 +198,9 @@ func Evaluate(ctx context.Context, j SourceJudge, pairs []labels.Pair, opt EvalO
 		})
 	}
 	if err := g.Wait(); err != nil {
+		return Evaluation{}, nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return Evaluation{}, nil, err
 	}
 	spaces := SpaceOf(pairs)

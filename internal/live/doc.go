@@ -38,4 +38,13 @@
 //
 // Operations on one session are serialized; judging and fetching run
 // outside the session's lock, so slow judges and pages do not block reads.
+//
+// # Bounds
+//
+// Limits bound what one session holds and how many sessions are open (in
+// all and per owner, the holder of one token: WithOwner), and the memory
+// of the sessions in memory: past Limits.MemoryBytes, sessions not in use
+// leave memory, least recently used first, and are replayed from the store
+// when next used. A session is loaded by one caller, outside the service's
+// lock; others wanting it wait for that load, not for the lock.
 package live

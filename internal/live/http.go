@@ -61,12 +61,14 @@ type api struct {
 // which the wrapper renders.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
-// read serves f to token holders.
+// read serves f to token holders, as the token's owner (WithOwner).
 func (h *api) read(f handlerFunc) http.Handler {
+	owner := OwnerOfToken(h.token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		err := authorize(r, h.token)
 		if err == nil {
-			err = f(w, r)
+			httpserve.Authenticated(r)
+			err = f(w, r.WithContext(WithOwner(r.Context(), owner)))
 		}
 		if err != nil {
 			if status, _ := statusOf(err); status >= 500 && h.svc.log != nil {
@@ -90,12 +92,14 @@ func (h *api) write(f handlerFunc) http.Handler {
 // time). An empty token refuses all
 // requests, saying how to set one.
 func RequireBearer(token string, next http.Handler) http.Handler {
+	owner := OwnerOfToken(token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := authorize(r, token); err != nil {
 			writeError(w, err)
 			return
 		}
-		next.ServeHTTP(w, r)
+		httpserve.Authenticated(r)
+		next.ServeHTTP(w, r.WithContext(WithOwner(r.Context(), owner)))
 	})
 }
 

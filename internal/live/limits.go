@@ -21,13 +21,24 @@ type Limits struct {
 	// fetched text, titles and URLs, statements and inferences, revisions
 	// included (the stored log keeps them all).
 	Bytes int64
+
+	// Sessions caps the open (not closed) sessions of the store, in all;
+	// SessionsPerOwner caps those opened by one owner (one token). Closing
+	// a session frees its place.
+	Sessions         int
+	SessionsPerOwner int
+	// MemoryBytes is the memory the sessions in memory may take, as
+	// estimated from their text and size: past it, sessions not in use
+	// leave memory, least recently used first, and are replayed from the
+	// store when used again. One session larger than it still loads.
+	MemoryBytes int64
 }
 
 // DefaultLimits are generous for one report (a deep-research report cites
 // tens to a few hundred sources) and keep a session's graph within tens of
 // megabytes.
 func DefaultLimits() Limits {
-	return Limits{Sources: 1000, Claims: 5000, Edges: 50000, Bytes: 32 << 20}
+	return Limits{Sources: 1000, Claims: 5000, Edges: 50000, Bytes: 32 << 20, Sessions: 1000, SessionsPerOwner: 100, MemoryBytes: 256 << 20}
 }
 
 func (l Limits) orDefault() Limits {
@@ -44,6 +55,15 @@ func (l Limits) orDefault() Limits {
 	if l.Bytes <= 0 {
 		l.Bytes = d.Bytes
 	}
+	if l.Sessions <= 0 {
+		l.Sessions = d.Sessions
+	}
+	if l.SessionsPerOwner <= 0 {
+		l.SessionsPerOwner = d.SessionsPerOwner
+	}
+	if l.MemoryBytes <= 0 {
+		l.MemoryBytes = d.MemoryBytes
+	}
 	return l
 }
 
@@ -53,6 +73,10 @@ const (
 	LimitClaims  = "max_claims"
 	LimitEdges   = "max_edges"
 	LimitBytes   = "max_session_bytes"
+
+	LimitOpenSessions         = "max_open_sessions"
+	LimitOpenSessionsPerToken = "max_open_sessions_per_token"
+	LimitMemory               = "max_memory_bytes"
 )
 
 // LimitError is a write refused because the session would pass a limit.
@@ -65,8 +89,12 @@ type LimitError struct {
 }
 
 func (e *LimitError) Error() string {
-	return fmt.Sprintf("session %q: %s: the limit %s is %d; start another session, or have the server's operator raise %s under [live] in claimtrace's config",
-		e.Session, e.what, e.Limit, e.Max, e.Limit)
+	advice := "start another session"
+	if e.Limit == LimitOpenSessions || e.Limit == LimitOpenSessionsPerToken {
+		advice = "close sessions whose report is final"
+	}
+	return fmt.Sprintf("session %q: %s: the limit %s is %d; %s, or have the server's operator raise %s under [live] in claimtrace's config",
+		e.Session, e.what, e.Limit, e.Max, advice, e.Limit)
 }
 
 // check refuses o when it grows the session past a limit; g is the graph

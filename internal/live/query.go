@@ -23,11 +23,10 @@ func (s *Service) Graph(ctx context.Context, id string) (*prov.Graph, error) {
 // snapshot returns the session's current graph (never modified afterwards:
 // operations replace it) and the session.
 func (s *Service) snapshot(ctx context.Context, id string) (*prov.Graph, *session, error) {
-	ss, err := s.session(ctx, id)
+	ss, err := s.locked(ctx, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	return ss.g, ss, nil
 }
@@ -57,11 +56,10 @@ type GatedClaim struct {
 // Metrics computes PCov, PSnd, CTran and the AEff proxy of session id with
 // the service's τ, and lists the gated claims.
 func (s *Service) Metrics(ctx context.Context, id string) (*MetricsResult, error) {
-	ss, err := s.session(ctx, id)
+	ss, err := s.locked(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	ix, err := prov.NewIndex(ss.g)
 	if err != nil {
@@ -111,11 +109,10 @@ func (s *Service) Why(ctx context.Context, id, claimID string) (*Why, error) {
 	if err := checkID("claim", claimID); err != nil {
 		return nil, fmt.Errorf("why: %w", err)
 	}
-	ss, err := s.session(ctx, id)
+	ss, err := s.locked(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if kind, ok := ss.kindOf(claimID); !ok || kind != prov.KindClaim {
 		return nil, fmt.Errorf("why: no claim %q in session %s: %w", claimID, id, claimtrace.ErrNotFound)

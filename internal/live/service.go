@@ -88,8 +88,18 @@ type Service struct {
 	log      *slog.Logger
 	limits   Limits
 
-	mu       sync.Mutex
-	sessions map[string]*session
+	// mu guards the sessions in memory and the open sessions; it is never
+	// held while a session is loaded or a session's lock awaited.
+	mu        sync.Mutex
+	resident  map[string]*resident
+	mem       int64  // estimated memory of the sessions in resident
+	tick      uint64 // use counter, for least-recently-used eviction
+	evictions int64
+	// open maps the open sessions of the store to their owners, once
+	// countOpen has read them (openKnown, under openMu).
+	open      map[string]string
+	openMu    sync.Mutex
+	openKnown bool
 }
 
 // New returns a Service with opts.
@@ -120,7 +130,8 @@ func New(opts Options) (*Service, error) {
 		now:      func() time.Time { return now().UTC() },
 		log:      opts.Logger,
 		limits:   opts.Limits.orDefault(),
-		sessions: make(map[string]*session),
+		resident: make(map[string]*resident),
+		open:     make(map[string]string),
 	}, nil
 }
 
@@ -198,27 +209,45 @@ func (s *Service) Open(ctx context.Context, in OpenInput) (*SessionInfo, error) 
 	} else if err := checkID("session", id); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ss, err := s.loadLocked(ctx, id)
-	switch {
-	case err == nil:
-		ss.mu.Lock() // lock order: s.mu, then ss.mu
-		info := ss.info(s.tau)
-		ss.mu.Unlock()
-		info.Resumed = true
-		return info, nil
-	case !errors.Is(err, claimtrace.ErrNotFound):
+	if err := s.countOpen(ctx); err != nil {
 		return nil, err
 	}
-	params, err := json.Marshal(in)
+	ss, created, err := s.acquire(ctx, id, &in)
+	if err != nil {
+		return nil, err
+	}
+	ss.mu.Lock()
+	s.unpin(ss)
+	info := ss.info(s.tau)
+	ss.mu.Unlock()
+	info.Resumed = !created
+	return info, nil
+}
+
+// create records a new session with id, counted among the open sessions of
+// the caller's owner (refused past a cap).
+func (s *Service) create(ctx context.Context, id string, in OpenInput) (*session, error) {
+	owner := ownerOf(ctx)
+	if err := s.reserve(id, owner); err != nil {
+		return nil, err
+	}
+	ss, err := s.record(ctx, id, in, owner)
+	if err != nil {
+		s.unreserve(id)
+		return nil, err
+	}
+	return ss, nil
+}
+
+func (s *Service) record(ctx context.Context, id string, in OpenInput, owner string) (*session, error) {
+	params, err := json.Marshal(runParams{OpenInput: in, Owner: owner})
 	if err != nil {
 		return nil, fmt.Errorf("open session %s: %w", id, err)
 	}
 	if err := s.st.EnsureRun(ctx, runID(id), RunKind, string(params)); err != nil {
 		return nil, fmt.Errorf("open session %s: %w", id, err)
 	}
-	ss = newSession(id)
+	ss := newSession(id)
 	o := &op{Kind: opOpen, At: s.now(), Open: &openOp{Query: in.Query, Agent: in.Agent}}
 	g, err := ss.mutate(o)
 	if err != nil {
@@ -227,42 +256,37 @@ func (s *Service) Open(ctx context.Context, in OpenInput) (*SessionInfo, error) 
 	if err := s.commit(ctx, ss, o, g); err != nil {
 		return nil, err
 	}
-	s.sessions[id] = ss
-	return ss.info(s.tau), nil
+	return ss, nil
 }
 
 // Close marks a session final: later writes fail with ErrClosed. Closing a
 // closed session is not an error. A closed session leaves memory (its
 // source texts can be large) and is replayed from the store when read.
 func (s *Service) Close(ctx context.Context, id string) (*SessionInfo, error) {
-	ss, err := s.session(ctx, id)
+	if err := s.countOpen(ctx); err != nil {
+		return nil, err
+	}
+	ss, err := s.locked(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	ss.mu.Lock()
+	defer ss.mu.Unlock()
 	if !ss.closed {
 		if err := s.commit(ctx, ss, &op{Kind: opClose, At: s.now()}, ss.g); err != nil {
-			ss.mu.Unlock()
 			return nil, err
 		}
 	}
-	info := ss.info(s.tau)
-	ss.mu.Unlock()
-	s.mu.Lock()
-	if s.sessions[id] == ss {
-		delete(s.sessions, id)
-	}
-	s.mu.Unlock()
-	return info, nil
+	s.forget(ss)
+	s.unreserve(id)
+	return ss.info(s.tau), nil
 }
 
 // Session describes one session.
 func (s *Service) Session(ctx context.Context, id string) (*SessionInfo, error) {
-	ss, err := s.session(ctx, id)
+	ss, err := s.locked(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	return ss.info(s.tau), nil
 }
@@ -281,8 +305,15 @@ func (s *Service) Sessions(ctx context.Context) ([]SessionInfo, error) {
 			continue
 		}
 		id := strings.TrimPrefix(r.ID, "live:")
+		var ss *session
 		s.mu.Lock()
-		ss := s.sessions[id]
+		if r := s.resident[id]; r != nil {
+			select {
+			case <-r.ready:
+				ss = r.ss
+			default: // being loaded: described from the store
+			}
+		}
 		s.mu.Unlock()
 		if ss != nil {
 			ss.mu.Lock()
@@ -298,46 +329,13 @@ func (s *Service) Sessions(ctx context.Context) ([]SessionInfo, error) {
 	return out, nil
 }
 
-// session returns the session with id, loading it from the store when this
-// process has not seen it yet.
-func (s *Service) session(ctx context.Context, id string) (*session, error) {
-	if err := checkID("session", id); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.loadLocked(ctx, id)
-}
-
-// loadLocked returns the session from memory or replays it from the store.
-// s.mu is held: loading happens once per session and process.
-func (s *Service) loadLocked(ctx context.Context, id string) (*session, error) {
-	if ss := s.sessions[id]; ss != nil {
-		return ss, nil
-	}
-	units, err := s.st.Units(ctx, runID(id), OpUnit)
-	if err != nil {
-		return nil, fmt.Errorf("load session %s: %w", id, err)
-	}
-	if len(units) == 0 {
-		return nil, fmt.Errorf("session %q: %w", id, claimtrace.ErrNotFound)
-	}
-	ss, err := replay(id, units)
-	if err != nil {
-		return nil, err
-	}
-	s.sessions[id] = ss
-	return ss, nil
-}
-
 // writable returns the session with id, locked, or an error when it does
 // not exist or is closed. The caller unlocks it.
 func (s *Service) writable(ctx context.Context, id string) (*session, error) {
-	ss, err := s.session(ctx, id)
+	ss, err := s.locked(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	ss.mu.Lock()
 	if ss.closed {
 		ss.mu.Unlock()
 		return nil, fmt.Errorf("session %q: %w: open a new session to record more", id, ErrClosed)
@@ -362,6 +360,7 @@ func (s *Service) commit(ctx context.Context, ss *session, o *op, g *prov.Graph)
 		return fmt.Errorf("session %s: record %s: %w", ss.id, o.Kind, err)
 	}
 	ss.apply(o, g)
+	s.account(ss)
 	return nil
 }
 

@@ -92,11 +92,17 @@ type session struct {
 	query, agent     string
 	created, updated time.Time
 	closed           bool
-	seq              int // sequence number of the next operation
-	g                *prov.Graph
-	sources          map[string]sourceState
-	verdicts         map[edgeKey]claimtrace.Verdict
-	bytes            int64 // text recorded over the session's life (op.bytes)
+	// evicted is set, under mu, when the session leaves memory: a caller
+	// that locked it after that looks it up again (Service.locked).
+	evicted bool
+	// pins counts the callers about to lock the session (Service.acquire),
+	// which keep it in memory; guarded by the service's mu.
+	pins     int
+	seq      int // sequence number of the next operation
+	g        *prov.Graph
+	sources  map[string]sourceState
+	verdicts map[edgeKey]claimtrace.Verdict
+	bytes    int64 // text recorded over the session's life (op.bytes)
 }
 
 // sourceState is what the service knows of a source beyond the graph.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/atomicfile"
+	"github.com/claimtrace/claimtrace/internal/inputfile"
 )
 
 // Cache stores answers by key. The store implements it (a table of the run
@@ -181,13 +182,17 @@ func (c *FileCache) path(key string) (string, error) {
 	return filepath.Join(c.dir, key[:2], key), nil
 }
 
+// maxCachedResponse bounds one cached response file: provider responses
+// are far smaller.
+const maxCachedResponse = 256 << 20
+
 // Get reads the value stored under key.
 func (c *FileCache) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	p, err := c.path(key)
 	if err != nil {
 		return nil, false, err
 	}
-	b, err := os.ReadFile(p)
+	b, err := inputfile.ReadFile(p, maxCachedResponse)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}

@@ -49,6 +49,8 @@ type scanner struct {
 	ayPending   []ayPending
 	ayToks      []ayTok
 	ayCands     []int
+
+	guard *guard // ParseContext's limits; nil for Parse
 }
 
 // inlineLink is a parsed markdown link or image.
@@ -63,7 +65,14 @@ type inlineLink struct {
 func (s *scanner) scanBlock(start, end int) {
 	text, low := s.text, s.low
 	s.blockStart, s.brackets, s.bracketWork = start, nil, 0
+	check := start
 	for i := start; i < end; {
+		if s.guard != nil && i >= check {
+			if s.guard.stop(len(s.cites), 0) || s.guard.tooManySpans(len(s.spans)) {
+				return
+			}
+			check = i + 64<<10
+		}
 		c := text[i]
 		switch {
 		case c == '\\' && i+1 < end:
@@ -264,6 +273,9 @@ func (s *scanner) htmlTag(i, end int) int {
 // add records a citation. entryIdx, when ≥ 0, is the reference-list entry
 // it resolves to; identifiers are filled from the URL and the entry.
 func (s *scanner) add(c claimtrace.Citation, entryIdx int) {
+	if s.guard.citationsFull(len(s.cites)) {
+		return // past the limit: the guard fails the parse
+	}
 	s.fill(&c, entryIdx)
 	s.cites = append(s.cites, c)
 	s.spans = append(s.spans, span{start: c.Start, end: c.End, cite: true})

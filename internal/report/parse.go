@@ -47,14 +47,29 @@ import (
 // ("… end. [3]") belongs to that sentence.
 //
 // Parse never panics and runs in time linear in the text (with bounded
-// look-ahead); invalid UTF-8 is tolerated.
+// look-ahead); invalid UTF-8 is tolerated. A carriage return that ends a
+// line on its own ("\r" not followed by "\n") is read as a newline, the
+// spans unchanged; the document's Text has it as "\n". ParseContext bounds
+// the work and stops on cancellation.
 func Parse(text string) claimtrace.Document {
-	p := parser{text: text, low: asciiLower(text)}
+	return newParser(splitCR(text)).parse()
+}
+
+func newParser(text string) *parser { return &parser{text: text, low: asciiLower(text)} }
+
+func (p *parser) parse() claimtrace.Document {
+	text := p.text
 	p.lines = splitLines(text)
 	p.blocks = buildBlocks(text, p.lines)
 	sections := findReferenceSections(text, p.blocks)
 	p.entries = parseEntries(text, p.lines, p.blocks, sections)
+	if p.guard.stop(len(p.entries), 0) {
+		return claimtrace.Document{}
+	}
 	p.scan()
+	if p.guard.stop(len(p.cites)+len(p.entries), 0) {
+		return claimtrace.Document{}
+	}
 	p.markPreamble()
 	return p.document()
 }
@@ -67,6 +82,9 @@ type parser struct {
 	entries   []entry
 	cites     []claimtrace.Citation
 	spans     []span
+	// guard, when set (ParseContext), stops the parse past a limit or on
+	// cancellation.
+	guard *guard
 }
 
 // scan finds the in-text citations of every block that is not a reference
@@ -92,9 +110,12 @@ func (p *parser) scan() {
 	ay := newAYIndex(p.entries)
 	answers := p.answerLabels(byLabel)
 	run := func(glued bool) *scanner {
-		s := &scanner{text: p.text, low: p.low, entries: p.entries, byLabel: byLabel, glued: glued, ay: ay}
+		s := &scanner{text: p.text, low: p.low, entries: p.entries, byLabel: byLabel, glued: glued, ay: ay, guard: p.guard}
 		ai := 0
 		for k, b := range p.blocks {
+			if p.guard.stop(len(s.cites)+len(p.entries), 0) || p.guard.tooManySpans(len(s.spans)) {
+				break
+			}
 			for ai < len(answers) && k >= answers[ai].first {
 				s.byLabel = answers[ai].byLabel
 				ai++
@@ -281,6 +302,9 @@ func (p *parser) document() claimtrace.Document {
 	ci := 0
 	lastEnd := 0
 	addClaim := func(start, end int) {
+		if p.guard != nil && len(doc.Claims) > p.guard.limits.Claims {
+			return // past the limit: the guard fails the parse
+		}
 		start, end = trimSpan(text, start, end)
 		if start >= end || start < lastEnd {
 			return
@@ -312,6 +336,9 @@ func (p *parser) document() claimtrace.Document {
 	}
 	protected := protectedSpans(p.spans)
 	for _, b := range p.blocks {
+		if p.guard.stop(0, len(doc.Claims)) {
+			return claimtrace.Document{}
+		}
 		if b.skip {
 			continue
 		}
@@ -357,6 +384,9 @@ func (p *parser) document() claimtrace.Document {
 				addClaim(s.Start, s.End)
 			}
 		}
+	}
+	if p.guard.stop(0, len(doc.Claims)) {
+		return claimtrace.Document{}
 	}
 	return doc
 }

@@ -207,6 +207,16 @@ func TestUnits(t *testing.T) {
 		if diff := cmp.Diff(map[string]map[string]int{"work": {"done": 1}}, counts); diff != "" {
 			t.Errorf("counts (-want +got):\n%s", diff)
 		}
+		// Sizes in bytes, multi-byte characters included.
+		s.PutUnit(ctx, Unit{Run: "r1", Kind: "work", Key: "utf8", Status: StatusDone, Data: []byte(`{"t":"Zoë 李"}`)})
+		for key, want := range map[string]int64{"k": 7, "utf8": int64(len(`{"t":"Zoë 李"}`))} {
+			if n, ok, err := s.UnitSize(ctx, "r1", "work", key); err != nil || !ok || n != want {
+				t.Errorf("UnitSize(%s) = %d, %v, %v; want %d", key, n, ok, err, want)
+			}
+		}
+		if _, ok, err := s.UnitSize(ctx, "r1", "work", "missing"); err != nil || ok {
+			t.Errorf("UnitSize(missing) = %v, %v", ok, err)
+		}
 	})
 }
 

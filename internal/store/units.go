@@ -189,3 +189,18 @@ func (s *Store) Runs(ctx context.Context) ([]Run, error) {
 	}
 	return out, nil
 }
+
+// UnitSize returns the size in bytes of a stored unit's data without
+// reading it, so that a caller can make room before loading a large one.
+func (s *Store) UnitSize(ctx context.Context, run, kind, key string) (int64, bool, error) {
+	row := s.queryRow(ctx, `SELECT COALESCE(octet_length(data), 0) FROM units WHERE run_id = ? AND kind = ? AND key = ?`, run, kind, key)
+	var n int64
+	err := row.Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("size of unit %s/%s: %w", kind, key, err)
+	}
+	return n, true, nil
+}

@@ -13,6 +13,10 @@ import (
 type Agreement struct {
 	ClaimsReviewed int `json:"claims_reviewed"`
 	Reviews        int `json:"reviews"`
+	// NotCounted counts the current reviews left out of these figures:
+	// when reviewers are configured, those not posted by a configured
+	// reviewer with their own token (Review.NotCounted).
+	NotCounted int `json:"reviews_not_counted"`
 	// Reviewers are the names of those who reviewed, sorted.
 	Reviewers []string `json:"reviewers"`
 	// Compared counts the reviews with a pipeline label to compare with
@@ -45,6 +49,8 @@ type Agreement struct {
 type reviewedClaim struct {
 	Key     string // unique among the claims summed: "<task>/<claim>"
 	Reviews []comparedReview
+	// NotCounted is the number of the claim's reviews left out.
+	NotCounted int
 }
 
 type comparedReview struct {
@@ -62,6 +68,10 @@ func reviewedClaims(res *eval.Result, reviews map[string][]Review) []reviewedCla
 		}
 		rc := reviewedClaim{Key: res.Task + "/" + c.ID}
 		for _, rv := range rvs {
+			if rv.NotCounted {
+				rc.NotCounted++
+				continue
+			}
 			rc.Reviews = append(rc.Reviews, comparedReview{Reviewer: rv.Reviewer, Label: rv.Label, Pipeline: pipelineLabel(c, rv.URL)})
 		}
 		out = append(out, rc)
@@ -74,6 +84,7 @@ func agreement(claims []reviewedClaim) Agreement {
 	a := Agreement{Confusion: map[string]map[string]int{}}
 	reviewers := map[string]bool{}
 	for _, c := range claims {
+		a.NotCounted += c.NotCounted
 		if len(c.Reviews) == 0 {
 			continue
 		}

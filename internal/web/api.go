@@ -87,17 +87,20 @@ func (s *Server) apiReports(w http.ResponseWriter, r *http.Request) error {
 }
 
 // apiReport serves a report's result exactly as the pipeline stored it (the
-// shape of OUT/reports/<task>.json).
+// shape of OUT/reports/<task>.json), streamed from the stored unit: the
+// server holds the unit once, neither decoded nor copied, and waits for
+// room (Options.MaxResponseBytes) before loading a large one.
 func (s *Server) apiReport(w http.ResponseWriter, r *http.Request) error {
 	run, task, err := reportNames(r)
 	if err != nil {
 		return err
 	}
-	sr, err := s.loadRaw(r.Context(), run, task)
+	result, release, err := s.storedMember(r.Context(), run, unitReport, task, "result", "report")
 	if err != nil {
 		return err
 	}
-	s.writeRawJSON(w, http.StatusOK, sr.Result)
+	defer release()
+	s.streamJSON(w, r, "application/json; charset=utf-8", result)
 	return nil
 }
 
@@ -141,7 +144,27 @@ func (s *Server) apiGraph(w http.ResponseWriter, r *http.Request) error {
 	if !slices.Contains(graphFormats, format) {
 		return fmt.Errorf("graph format %q: want native, prov or jsonld: %w", clip(format, 40), claimtrace.ErrInvalid)
 	}
-	raw, g, err := s.loadGraph(r.Context(), run, task)
+	if format == "native" {
+		// The stored graph as it is, streamed (see apiReport).
+		raw, release, err := s.storedMember(r.Context(), run, unitGraph, task, "", "graph of report")
+		if err != nil {
+			return err
+		}
+		defer release()
+		s.streamJSON(w, r, "application/json; charset=utf-8", raw)
+		return nil
+	}
+	size, _, err := s.st.UnitSize(r.Context(), run, unitGraph, task)
+	if err != nil {
+		return err
+	}
+	// Decoded and exported: about four times the stored size at once.
+	release, err := s.admitResponse(r.Context(), 4*size)
+	if err != nil {
+		return err
+	}
+	defer release()
+	_, g, err := s.loadGraph(r.Context(), run, task)
 	if err != nil {
 		return err
 	}
@@ -158,8 +181,6 @@ func (s *Server) apiGraph(w http.ResponseWriter, r *http.Request) error {
 	}
 	var data []byte
 	switch format {
-	case "native":
-		data = raw
 	case "prov":
 		data, err = provjson.MarshalWith(g, ev)
 	case "jsonld":
@@ -225,7 +246,11 @@ func (s *Server) apiPostReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rv, err := s.putReview(r.Context(), run, l.Res, reviewer, p)
+	postedWith := PostedServerToken
+	if who.reviewer != "" {
+		postedWith = PostedReviewerToken
+	}
+	rv, err := s.putReview(r.Context(), run, l.Res, reviewer, postedWith, p)
 	if err != nil {
 		return err
 	}

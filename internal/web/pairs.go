@@ -56,8 +56,8 @@ type LabelledPair struct {
 var pairLabels = []string{string(claimtrace.Supported), string(claimtrace.Partial), string(claimtrace.Unsupported), string(claimtrace.Contradicted)}
 
 // labelledPairs turns the reviews of cited claims into labelled pairs, and
-// counts those it skips: labelled unknown, or with no evidence passage to
-// pair the claim with.
+// counts those it skips: labelled unknown, with no evidence passage to
+// pair the claim with, or not counted (not a configured reviewer's).
 func labelledPairs(run string, reports []reviewedReport) (pairs []LabelledPair, skipped int) {
 	for _, r := range reports {
 		for _, c := range r.Res.Claims {
@@ -66,7 +66,7 @@ func labelledPairs(run string, reports []reviewedReport) (pairs []LabelledPair, 
 			}
 			for _, rv := range r.Reviews[c.ID] {
 				evidence, url, ok := pairEvidence(c, rv.URL)
-				if !ok || !slices.Contains(pairLabels, rv.Label) {
+				if !ok || !slices.Contains(pairLabels, rv.Label) || rv.NotCounted {
 					skipped++
 					continue
 				}

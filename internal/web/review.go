@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/confusable"
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
@@ -34,6 +35,17 @@ type Review struct {
 	// Version orders the versions of the run's reviews (the store's id);
 	// 0 for a review stored before reviews kept their history.
 	Version int64 `json:"version,omitempty"`
+	// PostedWith says whose token posted the review: PostedReviewerToken
+	// (the reviewer's own) or PostedServerToken; empty for a review stored
+	// before reviews recorded it.
+	PostedWith string `json:"posted_with,omitempty"`
+	// Verified is true when the review is a configured reviewer's, posted
+	// with that reviewer's own token. NotCounted is true when agreement
+	// figures leave it out: when reviewers are configured, a review that
+	// is not verified (unless the server counts other reviewers). Both are
+	// decided when reviews are read, never stored.
+	Verified   bool `json:"verified_reviewer"`
+	NotCounted bool `json:"not_counted,omitempty"`
 	// Earlier are the reviewer's earlier reviews of the claim, oldest
 	// first, in the current view.
 	Earlier []Review `json:"earlier,omitempty"`
@@ -42,6 +54,12 @@ type Review struct {
 // anonymous is the reviewer of a review that names none: posted without
 // a name, or stored before reviews named their reviewer.
 const anonymous = "anonymous"
+
+// Values of Review.PostedWith.
+const (
+	PostedReviewerToken = "reviewer_token"
+	PostedServerToken   = "server_token"
+)
 
 // maxReviewer caps a reviewer name, in characters.
 const maxReviewer = 64
@@ -80,7 +98,7 @@ var (
 
 // putReview validates a review by reviewer and appends it to the run's
 // reviews: the reviewer's earlier reviews stay, as history.
-func (s *Server) putReview(ctx context.Context, run string, res *eval.Result, reviewer string, p reviewPost) (Review, error) {
+func (s *Server) putReview(ctx context.Context, run string, res *eval.Result, reviewer, postedWith string, p reviewPost) (Review, error) {
 	if err := checkClaimID(p.Claim); err != nil {
 		return Review{}, err
 	}
@@ -103,13 +121,32 @@ func (s *Server) putReview(ctx context.Context, run string, res *eval.Result, re
 	if p.URL != "" && !slices.Contains(c.Citations, p.URL) {
 		return Review{}, fmt.Errorf("review: claim %s does not cite %q: %w", p.Claim, clip(p.URL, 120), claimtrace.ErrInvalid)
 	}
-	rv := Review{Task: res.Task, Claim: p.Claim, Reviewer: reviewer, Label: p.Label, Note: note, URL: p.URL, ReportSHA256: res.SHA256, At: s.now()}
+	rv := Review{Task: res.Task, Claim: p.Claim, Reviewer: reviewer, Label: p.Label, Note: note, URL: p.URL, ReportSHA256: res.SHA256, At: s.now(), PostedWith: postedWith}
 	data, err := json.Marshal(rv)
 	if err != nil {
 		return Review{}, err
 	}
 	err = s.st.AppendReview(ctx, store.Review{Run: run, Task: res.Task, Claim: p.Claim, Reviewer: reviewer, Data: data})
+	s.judgeReview(&rv)
 	return rv, err
+}
+
+// judgeReview decides whether a review read back is a configured
+// reviewer's own and whether agreement figures count it.
+func (s *Server) judgeReview(rv *Review) {
+	rv.Verified = rv.PostedWith == PostedReviewerToken && s.names[rv.Reviewer]
+	rv.NotCounted = len(s.names) > 0 && !rv.Verified && !s.countOthers
+}
+
+// identity is who a review is by for "each reviewer's latest": names that
+// look alike (confusable.Key) are one reviewer, and a configured
+// reviewer's own reviews are apart from any others under a look-alike
+// name.
+func identity(rv Review) string {
+	if rv.Verified {
+		return "verified:" + confusable.Key(rv.Reviewer)
+	}
+	return "other:" + confusable.Key(rv.Reviewer)
 }
 
 // reviewsOf reads every version of the reviews of a run (of one report
@@ -123,6 +160,7 @@ func (s *Server) reviewsOf(ctx context.Context, run, task string) ([]Review, err
 	var out []Review
 	for _, u := range units {
 		if rv, ok := decodeReview(u); ok && (task == "" || rv.Task == task) {
+			s.judgeReview(&rv)
 			out = append(out, rv)
 		}
 	}
@@ -136,6 +174,7 @@ func (s *Server) reviewsOf(ctx context.Context, run, task string) ([]Review, err
 			continue
 		}
 		rv.Reviewer, rv.Version, rv.Earlier = row.Reviewer, row.ID, nil
+		s.judgeReview(&rv)
 		out = append(out, rv)
 	}
 	return out, nil
@@ -171,14 +210,15 @@ func currentReviews(res *eval.Result, rvs []Review) map[string][]Review {
 		if rv.Task != res.Task || rv.ReportSHA256 != res.SHA256 || !ids[rv.Claim] {
 			continue
 		}
-		k := [2]string{rv.Claim, rv.Reviewer}
+		k := [2]string{rv.Claim, identity(rv)}
 		old, ok := latest[k]
 		if ok && old.At.After(rv.At) {
 			continue
 		}
 		if ok {
 			rv.Earlier = append(old.Earlier, Review{Task: old.Task, Claim: old.Claim, Reviewer: old.Reviewer, Label: old.Label,
-				Note: old.Note, URL: old.URL, ReportSHA256: old.ReportSHA256, At: old.At, Version: old.Version})
+				Note: old.Note, URL: old.URL, ReportSHA256: old.ReportSHA256, At: old.At, Version: old.Version,
+				PostedWith: old.PostedWith, Verified: old.Verified, NotCounted: old.NotCounted})
 			old.Earlier = nil
 		}
 		latest[k] = rv

@@ -230,7 +230,7 @@ func TestAgreement(t *testing.T) {
 		},
 		{
 			name:   "one review, no fact label to compare with",
-			claims: []reviewedClaim{{"t/c1", []comparedReview{r("ann", "true", "")}}},
+			claims: []reviewedClaim{{Key: "t/c1", Reviews: []comparedReview{r("ann", "true", "")}}},
 			want:   Agreement{ClaimsReviewed: 1, Reviews: 1, Reviewers: []string{"ann"}, Confusion: map[string]map[string]int{}},
 		},
 		{
@@ -240,10 +240,10 @@ func TestAgreement(t *testing.T) {
 			// κ = (1/2 − 1/4) / (3/4) = 1/3.
 			name: "two reviewers",
 			claims: []reviewedClaim{
-				{"t/c1", []comparedReview{r("ann", "supported", "supported")}},
-				{"t/c2", []comparedReview{r("ann", "partial", "partial"), r("ben", "partial", "partial")}},
-				{"t/c3", []comparedReview{r("ben", "unsupported", "supported"), r("ann", "supported", "supported")}},
-				{"t/c4", []comparedReview{r("ben", "false", "")}},
+				{Key: "t/c1", Reviews: []comparedReview{r("ann", "supported", "supported")}},
+				{Key: "t/c2", Reviews: []comparedReview{r("ann", "partial", "partial"), r("ben", "partial", "partial")}},
+				{Key: "t/c3", Reviews: []comparedReview{r("ben", "unsupported", "supported"), r("ann", "supported", "supported")}},
+				{Key: "t/c4", Reviews: []comparedReview{r("ben", "false", "")}},
 			},
 			want: Agreement{ClaimsReviewed: 4, Reviews: 6, Reviewers: []string{"ann", "ben"}, Compared: 5, Agreed: 4, Rate: ptr(0.8),
 				Confusion:     map[string]map[string]int{"supported": {"supported": 2}, "partial": {"partial": 2}, "unsupported": {"supported": 1}},
@@ -254,10 +254,10 @@ func TestAgreement(t *testing.T) {
 			// κ = 1/2.
 			name: "kappa one half",
 			claims: []reviewedClaim{
-				{"a/c1", []comparedReview{r("ann", "supported", "supported"), r("ben", "supported", "supported")}},
-				{"a/c2", []comparedReview{r("ann", "supported", "supported"), r("ben", "unsupported", "supported")}},
-				{"b/c1", []comparedReview{r("ann", "unsupported", "partial"), r("ben", "unsupported", "partial")}},
-				{"b/c2", []comparedReview{r("ann", "unsupported", "unknown"), r("ben", "unsupported", "unknown")}},
+				{Key: "a/c1", Reviews: []comparedReview{r("ann", "supported", "supported"), r("ben", "supported", "supported")}},
+				{Key: "a/c2", Reviews: []comparedReview{r("ann", "supported", "supported"), r("ben", "unsupported", "supported")}},
+				{Key: "b/c1", Reviews: []comparedReview{r("ann", "unsupported", "partial"), r("ben", "unsupported", "partial")}},
+				{Key: "b/c2", Reviews: []comparedReview{r("ann", "unsupported", "unknown"), r("ben", "unsupported", "unknown")}},
 			},
 			want: Agreement{ClaimsReviewed: 4, Reviews: 8, Reviewers: []string{"ann", "ben"}, Compared: 8, Agreed: 3, Rate: ptr(3.0 / 8),
 				Confusion:     map[string]map[string]int{"supported": {"supported": 3}, "unsupported": {"supported": 1, "partial": 2, "unknown": 2}},
@@ -268,8 +268,8 @@ func TestAgreement(t *testing.T) {
 			// undefined.
 			name: "kappa undefined",
 			claims: []reviewedClaim{
-				{"t/c1", []comparedReview{r("ann", "supported", "supported"), r("ben", "supported", "supported")}},
-				{"t/c2", []comparedReview{r("ann", "supported", "partial"), r("ben", "supported", "partial")}},
+				{Key: "t/c1", Reviews: []comparedReview{r("ann", "supported", "supported"), r("ben", "supported", "supported")}},
+				{Key: "t/c2", Reviews: []comparedReview{r("ann", "supported", "partial"), r("ben", "supported", "partial")}},
 			},
 			want: Agreement{ClaimsReviewed: 2, Reviews: 4, Reviewers: []string{"ann", "ben"}, Compared: 4, Agreed: 2, Rate: ptr(0.5),
 				Confusion:     map[string]map[string]int{"supported": {"supported": 2, "partial": 2}},
@@ -279,8 +279,8 @@ func TestAgreement(t *testing.T) {
 			// Three reviewers on the shared claims: no κ. 2–1 is a majority.
 			name: "three reviewers",
 			claims: []reviewedClaim{
-				{"t/c1", []comparedReview{r("ann", "true", "true"), r("ben", "true", "true"), r("cy", "false", "true")}},
-				{"t/c2", []comparedReview{r("ann", "partial", "partial"), r("cy", "partial", "partial")}},
+				{Key: "t/c1", Reviews: []comparedReview{r("ann", "true", "true"), r("ben", "true", "true"), r("cy", "false", "true")}},
+				{Key: "t/c2", Reviews: []comparedReview{r("ann", "partial", "partial"), r("cy", "partial", "partial")}},
 			},
 			want: Agreement{ClaimsReviewed: 2, Reviews: 5, Reviewers: []string{"ann", "ben", "cy"}, Compared: 5, Agreed: 4, Rate: ptr(0.8),
 				Confusion:     map[string]map[string]int{"true": {"true": 2}, "false": {"true": 1}, "partial": {"partial": 2}},

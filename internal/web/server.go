@@ -33,7 +33,10 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/confusable"
 	"github.com/claimtrace/claimtrace/internal/httpserve"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
@@ -70,6 +73,15 @@ type Options struct {
 	// at most 128 KiB of report text, so that the page of a report of any
 	// size costs a bounded amount of work and memory.
 	PageClaims int
+	// CountOtherReviewers makes agreement figures count every review, when
+	// reviewers are configured: by default only the configured reviewers'
+	// own (posted with their tokens) count, and the others are listed as
+	// not counted.
+	CountOtherReviewers bool
+	// MaxResponseBytes bounds the stored documents (report results,
+	// graphs) the server holds in memory at once to answer reads; a read
+	// waits for room. Zero means DefaultMaxResponseBytes.
+	MaxResponseBytes int64
 }
 
 // Server is the web UI and JSON API. It is an http.Handler.
@@ -78,12 +90,13 @@ type Server struct {
 	tokenSum *httpserve.TokenSum // nil: no server token
 	// reviewers maps the reviewer tokens' hashes to their names; names
 	// holds the names, which the server token may not post under.
-	reviewers map[httpserve.TokenSum]string
-	names     map[string]bool
-	log       *slog.Logger
-	now       func() time.Time
-	pages     map[string]*template.Template
-	mux       *http.ServeMux
+	reviewers   map[httpserve.TokenSum]string
+	names       map[string]bool
+	countOthers bool
+	log         *slog.Logger
+	now         func() time.Time
+	pages       map[string]*template.Template
+	mux         *http.ServeMux
 	// pageClaims is Options.PageClaims in force.
 	pageClaims int
 	// writeMu serializes the read-modify-write of timing units.
@@ -95,6 +108,10 @@ type Server struct {
 	heads  map[[2]string]cachedHeadline
 	// reviewRes caches what the review sample reads of report units.
 	reviewRes reviewCache
+	// responses holds the bytes of the stored documents being served
+	// (admitResponse), at most maxResponse.
+	responses   *semaphore.Weighted
+	maxResponse int64
 }
 
 // cachedHeadline is a decoded headline and the unit version it came from.
@@ -128,6 +145,8 @@ func New(opts Options) (*Server, error) {
 	case s.pageClaims < 0 || s.pageClaims > MaxPageClaims:
 		return nil, fmt.Errorf("web server: %d claims a page, want 1 to %d: %w", opts.PageClaims, MaxPageClaims, claimtrace.ErrInvalid)
 	}
+	s.responses, s.maxResponse = newResponseBudget(opts.MaxResponseBytes)
+	s.countOthers = opts.CountOtherReviewers
 	if opts.Token != "" {
 		if len(opts.Token) < MinTokenBytes {
 			return nil, fmt.Errorf("web server: write token of %d bytes, want at least %d: %w", len(opts.Token), MinTokenBytes, claimtrace.ErrInvalid)
@@ -150,6 +169,14 @@ func New(opts Options) (*Server, error) {
 		}
 		if s.names[n] {
 			return nil, fmt.Errorf("web server: reviewer %s has two tokens: %w", n, claimtrace.ErrInvalid)
+		}
+		for other := range s.names {
+			if confusable.Same(n, other) {
+				return nil, fmt.Errorf("web server: reviewers %q and %q look alike (case, width or look-alike letters): a reader could not tell their reviews apart; rename one: %w", clip(other, 80), clip(n, 80), claimtrace.ErrInvalid)
+			}
+		}
+		if confusable.Same(n, anonymous) {
+			return nil, fmt.Errorf("web server: reviewer %q looks like %q, the name of reviews that name no one: %w", clip(n, 80), anonymous, claimtrace.ErrInvalid)
 		}
 		s.reviewers[sum], s.names[n] = n, true
 	}
@@ -260,6 +287,7 @@ var statusTable = []struct {
 	{errForbidden, http.StatusForbidden},
 	{errMediaType, http.StatusUnsupportedMediaType},
 	{context.DeadlineExceeded, http.StatusServiceUnavailable},
+	{context.Canceled, http.StatusServiceUnavailable},
 }
 
 // statusOf returns the HTTP status for err.
@@ -376,9 +404,11 @@ func (s *Server) authorize(r *http.Request) (caller, error) {
 		return caller{}, fmt.Errorf("write API: no bearer token in the Authorization header: %w", errUnauthorized)
 	}
 	if s.tokenSum != nil && s.tokenSum.Matches(token) {
+		httpserve.Authenticated(r)
 		return caller{}, nil
 	}
 	if name, ok := s.reviewers[httpserve.SumToken(token)]; ok {
+		httpserve.Authenticated(r)
 		return caller{reviewer: name}, nil
 	}
 	return caller{}, fmt.Errorf("write API: wrong token: %w", errUnauthorized)
@@ -394,12 +424,29 @@ func (s *Server) reviewerOf(c caller, named string) (string, error) {
 		return "", fmt.Errorf("review: %w", err)
 	}
 	switch {
-	case c.reviewer != "" && strings.TrimSpace(named) != "" && name != c.reviewer:
+	case c.reviewer != "" && strings.TrimSpace(named) != "" && !confusable.Same(name, c.reviewer):
 		return "", fmt.Errorf("review: this token is %s's: it cannot post a review as %q: %w", c.reviewer, clip(name, 80), errForbidden)
 	case c.reviewer != "":
 		return c.reviewer, nil
-	case s.names[name]:
-		return "", fmt.Errorf("review: %q is a reviewer with a token of their own: only that token posts %s's reviews: %w", clip(name, 80), clip(name, 80), errForbidden)
+	}
+	// The server token: no configured reviewer's name, nor one that looks
+	// like it (case, width, look-alike letters of other scripts).
+	for n := range s.names {
+		if confusable.Same(name, n) {
+			what := "is"
+			if name != n {
+				what = "looks like"
+			}
+			return "", fmt.Errorf("review: %q %s %s, a reviewer with a token of their own: only that token posts %s's reviews: %w", clip(name, 80), what, n, n, errForbidden)
+		}
+	}
+	if name != anonymous {
+		if confusable.Same(name, anonymous) {
+			return "", fmt.Errorf("review: %q looks like %q, the name of reviews that name no one: %w", clip(name, 80), anonymous, claimtrace.ErrInvalid)
+		}
+		if err := confusable.Restricted(name); err != nil {
+			return "", fmt.Errorf("review: reviewer %v: %w", err, claimtrace.ErrInvalid)
+		}
 	}
 	return name, nil
 }

@@ -25,16 +25,17 @@ package labels
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/inputfile"
 )
 
 // Dataset names of the recognised formats.
@@ -82,12 +83,23 @@ const MaxLineBytes = 64 << 20
 
 // ReadFile reads a label file.
 func ReadFile(path string) ([]Pair, error) {
-	f, err := os.Open(path)
+	return ReadFileContext(context.Background(), path)
+}
+
+// ReadFileContext reads a label file until ctx ends. Only a regular file
+// is opened (inputfile.Open): a named pipe or a device is refused at once.
+func ReadFileContext(ctx context.Context, path string) ([]Pair, error) {
+	f, _, err := inputfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("labels: %w", err)
 	}
 	defer f.Close()
-	return Read(f, path)
+	ps, err := Read(inputfile.Reader(ctx, f), path)
+	if cerr := ctx.Err(); cerr != nil {
+		// The line cut short by the cancelled read is no parse error.
+		return nil, fmt.Errorf("labels %s: %w", path, cerr)
+	}
+	return ps, err
 }
 
 // Read reads labelled pairs from r; name (a file path) appears in errors

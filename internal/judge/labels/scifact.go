@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/inputfile"
 )
 
 // CorpusFile is the name of the corpus a SciFact-layout claims file reads
@@ -75,7 +75,7 @@ func ReadCorpus(r io.Reader, name string) (Corpus, error) {
 // path.
 func readCorpusBeside(path string) (Corpus, error) {
 	p := filepath.Join(filepath.Dir(path), CorpusFile)
-	f, err := os.Open(p)
+	f, _, err := inputfile.Open(p)
 	if err != nil {
 		return nil, fmt.Errorf("labels %s is in the SciFact layout, which needs %s beside it: %w", path, CorpusFile, err)
 	}

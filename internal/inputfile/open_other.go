@@ -1,6 +1,6 @@
 //go:build !unix
 
-package report
+package inputfile
 
 // openNonblock is zero where opening a file cannot wait for a writer.
 const openNonblock = 0
