@@ -504,16 +504,39 @@ var hyphenBreak = regexp.MustCompile(`[\p{L}-]*\p{Ll}-\n\p{Ll}`)
 
 // fixPDFText maps ligatures and rejoins words hyphenated at line ends:
 // "exam-\nple" becomes "example", while a compound that already has a
-// hyphen keeps it ("state-of-\nthe-art" becomes "state-of-the-art").
+// hyphen keeps it ("state-of-\nthe-art" becomes "state-of-the-art"), and
+// so does a URL, which a line broke at one of its own hyphens
+// ("…/glm-\nresearch-notes" becomes "…/glm-research-notes").
 func fixPDFText(s string) string {
 	s = ligatures.Replace(s)
-	return hyphenBreak.ReplaceAllStringFunc(s, func(m string) string {
+	locs := hyphenBreak.FindAllStringIndex(s, -1)
+	if locs == nil {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	prev := 0
+	for _, l := range locs {
+		m := s[l[0]:l[1]]
 		head, tail, _ := strings.Cut(m, "-\n")
-		if strings.Contains(head, "-") {
-			return head + "-" + tail
+		b.WriteString(s[prev:l[0]])
+		if strings.Contains(head, "-") || inURL(s, l[0]) {
+			b.WriteString(head + "-" + tail)
+		} else {
+			b.WriteString(head + tail)
 		}
-		return head + tail
-	})
+		prev = l[1]
+	}
+	b.WriteString(s[prev:])
+	return b.String()
+}
+
+// inURL reports whether offset i of s is inside a URL: the run of
+// non-space text holding it starts with a scheme or "www.".
+func inURL(s string, i int) bool {
+	start := strings.LastIndexAny(s[:i], " \t\n") + 1
+	tok := strings.ToLower(s[start:i])
+	return strings.Contains(tok, "://") || strings.HasPrefix(tok, "www.")
 }
 
 var abstractHeading = regexp.MustCompile(`(?im)^\s*(abstract|a b s t r a c t)\b`)

@@ -267,6 +267,10 @@ func TestPDFHelpers(t *testing.T) {
 	if got := fixPDFText("e\uFB03cient \uF001nal \uFB02ow state-of-\nthe-art exam-\nple Self-\nAttention"); got != "efficient final flow state-of-the-art example Self-\nAttention" {
 		t.Errorf("fixPDFText = %q", got)
 	}
+	// A URL broken at one of its own hyphens keeps it.
+	if got := fixPDFText("Available: https://zhipuai.example.cn/notes/glm-\nresearch-notes.html and www.example.org/heat-\npumps, an exam-\nple"); got != "Available: https://zhipuai.example.cn/notes/glm-research-notes.html and www.example.org/heat-pumps, an example" {
+		t.Errorf("fixPDFText = %q", got)
+	}
 }
 
 func FuzzPDF(f *testing.F) {
