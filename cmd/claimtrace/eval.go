@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/llm"
+	"github.com/claimtrace/claimtrace/internal/report"
 	"github.com/claimtrace/claimtrace/internal/store"
 	"github.com/claimtrace/claimtrace/internal/web"
 )
@@ -55,7 +55,9 @@ provenance graph is scored (PCov, PSnd, CTran, AEff). Figures are aggregated
 macro, micro and per domain.
 
 Reports are <arxiv_id>.json (text in "response", "content", "text",
-"message", "output" or "result"), <arxiv_id>.md or <arxiv_id>.txt.
+"message", "output" or "result"), <arxiv_id>.md, .txt, .pdf (its text
+layer) or .docx; spans index the text read ('claimtrace parse --text FILE'
+prints it). A run that scores no report exits 1 and says why.
 
 Outputs: OUT/summary.json, OUT/reports/<arxiv_id>.json (every claim with its
 span, citations, verdicts and evidence), OUT/graphs/<arxiv_id>.json and
@@ -74,7 +76,7 @@ redoes what failed. --dry-run prices the model calls before spending.`,
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&f.dataset, "dataset", "", "dataset directory (ReportBench_v1.1.jsonl + ReportBench_v1.1_GT/)")
-	fs.StringVar(&f.reports, "reports", "", "directory of reports named <arxiv_id>.json|.md|.txt")
+	fs.StringVar(&f.reports, "reports", "", "directory of reports named <arxiv_id>.json|.md|.txt|.pdf|.docx")
 	fs.StringVar(&f.out, "out", "", "output directory for summary.json and reports/")
 	fs.StringVar(&f.store, "store", "", "store DSN (default: <data dir>/claimtrace.db)")
 	fs.IntVar(&f.concurrency, "concurrency", 0, "reports evaluated at once (default: config, 8)")
@@ -179,13 +181,33 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	if f.json {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(sum)
+		if err := enc.Encode(sum); err != nil {
+			return err
+		}
+	} else {
+		printSummary(a.stdout, sum, f.out)
 	}
-	printSummary(a.stdout, sum, f.out)
-	if sum.Reports == 0 && sum.ReportsFailed > 0 {
-		return errors.New("no report could be scored; see the failures above")
+	return nothingScored(f.reports, sum)
+}
+
+// nothingScored returns why a run scored no report, as the error that
+// makes it exit non-zero: every report failed, or the folder holds none
+// (naming what it holds instead); nil when a report was scored.
+func nothingScored(dir string, sum *eval.Summary) error {
+	switch {
+	case sum.Reports > 0:
+		return nil
+	case sum.ReportsFailed > 0:
+		return fmt.Errorf("no report could be scored: %d failed (the reasons are listed above and in summary.json)", sum.ReportsFailed)
+	case len(sum.Ignored) > 0:
+		shown := sum.Ignored[:min(len(sum.Ignored), 5)]
+		more := ""
+		if len(sum.Ignored) > len(shown) {
+			more = fmt.Sprintf(" and %d more", len(sum.Ignored)-len(shown))
+		}
+		return fmt.Errorf("no report scored: %s holds no report file named <task_id>%s, only %s%s", dir, report.Extensions(), strings.Join(shown, ", "), more)
 	}
-	return nil
+	return fmt.Errorf("no report scored: %s holds no report file named <task_id>%s", dir, report.Extensions())
 }
 
 // dryEval runs the pipeline with clients that price every model request

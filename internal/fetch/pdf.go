@@ -26,6 +26,11 @@ const (
 	maxPDFWidthsLen = 65536     // entries read from a font's width arrays
 )
 
+// MaxPDFPages is the number of pages whose text a PDF yields; a caller that
+// must not lose a document's end (a report and its reference list) refuses
+// a longer PDF instead of reading part of it.
+const MaxPDFPages = maxPDFPages
+
 // errPDFLimit aborts a page that exceeds a limit; text so far is kept.
 var errPDFLimit = errors.New("pdf limit reached")
 

@@ -44,6 +44,13 @@ func FuzzDecode(f *testing.F) {
 	f.Add("a.json", []byte(`{"choices": [{"message": {"content": "x"}, "finish_reason": "stop"}]}`))
 	f.Add("a.md", []byte("\xef\xbb\xbf# x"))
 	f.Add("a.txt", []byte("\xff"))
+	f.Add("a.pdf", []byte("%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF"))
+	f.Add("a.md", []byte("%PDF-1.7 then garbage"))
+	f.Add("a.docx", []byte("PK\x03\x04\x14\x00garbage"))
+	f.Add("a.doc", []byte("\xd0\xcf\x11\xe0"))
+	if b, err := os.ReadFile("../document/testdata/links.pandoc.docx"); err == nil {
+		f.Add("a.docx", b)
+	}
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
 		text, err := Decode(name, data)
 		if err != nil {
