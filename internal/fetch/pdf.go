@@ -452,8 +452,14 @@ func pageRuns(pg pdf.Page) (runs []pdfRun) {
 }
 
 // assembleRuns joins runs into lines: a vertical jump starts a new line, a
-// horizontal gap wider than a fraction of the font size is a space.
+// horizontal gap wider than a fraction of the font size is a space, and a
+// step down clearly wider than the page's usual line advance is a
+// paragraph's end (a blank line), so the text keeps the paragraphs a
+// report's reader sees (the parser splits blocks, lists and reference
+// entries at blank lines). Jumps up or far down (a new column, a figure)
+// are plain line breaks.
 func assembleRuns(runs []pdfRun) string {
+	advance := lineAdvance(runs)
 	var b strings.Builder
 	var prev *pdfRun
 	for i := range runs {
@@ -471,6 +477,9 @@ func assembleRuns(runs []pdfRun) string {
 			switch {
 			case dy > 0.5*h:
 				b.WriteByte('\n')
+				if down := (prev.y1 - r.y0) / h; advance > 0 && down > 1.35*advance && down < 4*advance {
+					b.WriteByte('\n')
+				}
 			case (gap > 0.15*h || gap < -h) && !unicode.IsSpace(last) && !unicode.IsSpace(first):
 				b.WriteByte(' ')
 			}
@@ -479,6 +488,32 @@ func assembleRuns(runs []pdfRun) string {
 		prev = r
 	}
 	return b.String()
+}
+
+// lineAdvance returns the page's usual step from one line down to the
+// next, in font sizes (the median of its line breaks), or 0 when it has
+// too few lines to tell.
+func lineAdvance(runs []pdfRun) float64 {
+	var steps []float64
+	var prev *pdfRun
+	for i := range runs {
+		r := &runs[i]
+		if r.rotated || strings.TrimSpace(r.text) == "" {
+			continue
+		}
+		if prev != nil {
+			h := math.Max(math.Max(r.size, prev.size), 1)
+			if down := prev.y1 - r.y0; down > 0.5*h {
+				steps = append(steps, down/h)
+			}
+		}
+		prev = r
+	}
+	if len(steps) < 3 {
+		return 0
+	}
+	sort.Float64s(steps)
+	return steps[len(steps)/2]
 }
 
 // printable drops control characters other than spaces and tabs.

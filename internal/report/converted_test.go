@@ -141,10 +141,31 @@ func TestGluedReferenceLists(t *testing.T) {
 			entries: []string{"https://zhipuai.example.cn/research/notes/glm-research-assistant-notes.html", "https://example.org/blog/2025/field-study-of-citations"},
 		},
 		{
+			name:    "the section title glued to the list's first label, inside a paragraph",
+			text:    "投资银行业务将向综合服务转型 [1]。固收产品需求上升 [2]。\n取得优势地位的关键因素。\n参考文献： [1]\nhttps://www.example.cn/finance/2025/outlook.html - 2025 年金融展望 [2]\nhttps://www.example.cn/bonds/2025.html - 债券市场 2025\n",
+			inText:  []string{"[1]=https://www.example.cn/finance/2025/outlook.html", "[2]=https://www.example.cn/bonds/2025.html"},
+			entries: []string{"https://www.example.cn/finance/2025/outlook.html", "https://www.example.cn/bonds/2025.html"},
+		},
+		{
+			name:    "an English title glued to its list",
+			text:    "Agents plan first [1] and cite later [2].\n\nReferences [1] M. Okafor, \"Planning before searching,\" 2024. [2] D. Chen, \"Reading Wikipedia,\" in Proc. ACL, 2017.\n",
+			inText:  []string{"[1]=title:Planning before searching", "[2]=title:Reading Wikipedia"},
+			entries: []string{"title:Planning before searching", "title:Reading Wikipedia"},
+		},
+		{
+			name:    "a headerless list whose URLs a PDF broke over lines",
+			text:    "Transfer is common in bdelloids [1]. Aphids make carotenoids [2].\n\n[1] [3] academic.oup.com\n\nhttps://academic.oup.com/plcell/article/37/9/koaf195/8238793\n\n[2] https://www.researchgate.net/profile/Nancy-Moran-2/publication/\n43354958_Lateral_Transfer_of_Genes_from_Fungi_Underlies_Carotenoid_Pr\noduction_in_Aphids/links/09e41507daacf45681000000/Lateral-Transfer-of-\nGenes-from-Fungi-Underlies-Carotenoid-Production-in-Aphids.pdf\n\nhttps://www.academia.edu/66909010/Plasma_etching_of_proton_exchanged\n_lithium_niobate\n[3] https://www.academia.edu/100648805/Etching_characteristics_of_LiNbO3_c\nrystal_by_fluorine_gas_plasma\n",
+			inText: []string{"[1]=https://academic.oup.com/plcell/article/37/9/koaf195/8238793",
+				"[2]=https://www.researchgate.net/profile/Nancy-Moran-2/publication/43354958_Lateral_Transfer_of_Genes_from_Fungi_Underlies_Carotenoid_Production_in_Aphids/links/09e41507daacf45681000000/Lateral-Transfer-of-Genes-from-Fungi-Underlies-Carotenoid-Production-in-Aphids.pdf"},
+			entries: []string{"https://academic.oup.com/plcell/article/37/9/koaf195/8238793",
+				"https://www.researchgate.net/profile/Nancy-Moran-2/publication/43354958_Lateral_Transfer_of_Genes_from_Fungi_Underlies_Carotenoid_Production_in_Aphids/links/09e41507daacf45681000000/Lateral-Transfer-of-Genes-from-Fungi-Underlies-Carotenoid-Production-in-Aphids.pdf",
+				"https://www.academia.edu/100648805/Etching_characteristics_of_LiNbO3_crystal_by_fluorine_gas_plasma"},
+		},
+		{
 			name:    "a URL at a line's end does not swallow the next line's words or URL",
-			text:    "Both pages [1], [2].\n\nReferences\n\n[1] https://example.org/reports/\nAccessed 2025-08-25.\n[2] https://example.org/a-\nhttps://example.org/b\n",
-			inText:  []string{"[1]=https://example.org/reports/", "[2]=https://example.org/a-"},
-			entries: []string{"https://example.org/reports/", "https://example.org/a-"},
+			text:    "Both pages [1], [2], [3].\n\nReferences\n\n[1] https://example.org/reports/\nAccessed 2025-08-25.\n[2] https://example.org/a-\nhttps://example.org/b\n[3] https://example.org/reports/annual-review-\nThen, a remark.\n",
+			inText:  []string{"[1]=https://example.org/reports/", "[2]=https://example.org/a-", "[3]=https://example.org/reports/annual-review-"},
+			entries: []string{"https://example.org/reports/", "https://example.org/a-", "https://example.org/reports/annual-review-"},
 		},
 	}
 	for _, tt := range tests {

@@ -82,7 +82,9 @@ func nextToken(s string, at int) (next int, tok string, breaks int) {
 //   - tok starts with a path or query character, or the URL ends with a
 //     separator and tok looks like a path ("to/file.pdf", "org/10.1145/…");
 //   - at one line break, a long URL goes on with a path ("…/research/not⏎
-//     es/glm-research-…": a narrow column breaks a word of a URL anywhere).
+//     es/glm-research-…", "…/LiNbO3_c⏎rystal_by_fluorine_gas": a narrow
+//     column breaks a word of a URL anywhere; a '/' or '_' tells the rest
+//     of a path from the next line's prose).
 //
 // A blank line ends the URL otherwise; a token that starts a URL of its
 // own, a label ("[14]") or a separator ("-", "|") never continues one.
@@ -101,7 +103,10 @@ func continuesURL(u, tok string, breaks int) bool {
 	host := strings.Index(u, "//") + 2
 	last := u[len(u)-1]
 	if last == '-' && strings.Contains(u[host:], "/") {
-		return urlWord(tok)
+		// The rest of a path may start with a capital ("…/Lateral-
+		// Transfer-of-⏎Genes-from-Fungi.pdf") when it still reads as a
+		// path, not as the next sentence's first word.
+		return urlWord(tok) || isUpperASCII(tok[0]) && urlWord(strings.ToLower(tok[:1])+tok[1:]) && strings.ContainsAny(tok, "-_/.%=")
 	}
 	if breaks > 1 {
 		return false
@@ -112,7 +117,14 @@ func continuesURL(u, tok string, breaks int) bool {
 	if strings.IndexByte("/-_.=&?", last) >= 0 {
 		return strings.ContainsAny(tok, "/.=&%_") && !strings.ContainsAny(tok, "()[]\"'")
 	}
-	return breaks == 1 && len(u) >= 30 && strings.Contains(u[host:], "/") && urlWord(tok) && (strings.Contains(tok, "/") || pathEnds(tok))
+	if breaks != 1 || len(u) < 30 || !strings.Contains(u[host:], "/") {
+		return false
+	}
+	if tok[0] == '_' {
+		tok = tok[1:] // "…/proton_exchanged⏎_lithium_niobate"
+		return tok != "" && urlWord(tok)
+	}
+	return urlWord(tok) && (strings.ContainsAny(tok, "/_") || pathEnds(tok))
 }
 
 // urlWord reports whether tok, the part of a URL after a break, is made of

@@ -212,6 +212,31 @@ type segment struct {
 	// the line break) in a "[n]" list, "2024. Available from: …" in a
 	// list whose next entry is 6.
 	cont bool
+	// title is set on a reference section's title glued before the list's
+	// first label ("References [1] …", "参考文献： [1]"): no entry.
+	title bool
+}
+
+// gluedTitle returns the offset of the first label of a list glued to its
+// section title on one line ("References [1] A. Author …", "参考文献：
+// [1] https://…", "Sources 1. Smith J …", as a converter joins a heading
+// and the list under it), or 0 when t does not start so.
+func gluedTitle(t string) int {
+	end := min(len(t), 80)
+	for i := 1; i < end; i++ {
+		c := t[i]
+		if c != '[' && (c < '1' || c > '9') {
+			continue
+		}
+		if !refPlainTitle(t[:i]) {
+			continue
+		}
+		if style, v, _ := lineLabel(t[i:]); style != styleNone && v == 1 {
+			return i
+		}
+		return 0
+	}
+	return 0
 }
 
 // splitGlued returns the lines of a reference section's block with each
@@ -221,8 +246,17 @@ type segment struct {
 // Iyer …") is split where the next entry starts.
 func splitGlued(text string, lines []line, seq *numbering) []segment {
 	out := make([]segment, 0, len(lines))
-	for _, ln := range lines {
+	for k, ln := range lines {
 		t := text[ln.content:ln.end]
+		if k == 0 {
+			if at := gluedTitle(t); at > 0 {
+				_, e := trimSpan(text, ln.content, ln.content+at)
+				out = append(out, segment{line: line{start: ln.start, content: ln.content, end: e}, title: true})
+				ln.content += at
+				ln.start = ln.content
+				t = t[at:]
+			}
+		}
 		from := 0
 		cont := false
 		switch style, v, n := lineLabel(t); {

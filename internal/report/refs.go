@@ -90,11 +90,14 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 	for i := 0; i < len(blocks); i++ {
 		b := blocks[i]
 		level := -1
+		first := i + 1 // the section's first block of entries
 		switch {
 		case b.kind == blockHeading && refHeadingText(text[b.start:b.end]):
 			level = b.level
 		case (b.kind == blockPara || b.kind == blockItem) && b.first == b.last && refPlainTitle(text[b.start:b.end]):
 			level = plainTitleLevel
+		case b.kind == blockPara && gluedTitle(text[b.start:b.end]) > 0:
+			level, first = plainTitleLevel, i // "References [1] A. Author …": the title glued to the list
 		default:
 			continue
 		}
@@ -104,7 +107,7 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 		for j < len(blocks) && !(blocks[j].kind == blockHeading && (level == plainTitleLevel || blocks[j].level <= level)) && !blocks[j].trailer {
 			j++
 		}
-		if looksLikeEntries(text, blocks[i+1:j]) {
+		if looksLikeEntries(text, blocks[first:j]) {
 			sections = append(sections, [2]int{i, j})
 			i = j - 1
 		}
@@ -141,6 +144,14 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 			continue
 		}
 		if isURLOnly(t) {
+			start = k
+			continue
+		}
+		if nl := strings.IndexByte(t, '\n'); nl > 0 && isURLOnly(t[:nl]) && labelLines(t[nl+1:]) > 0 {
+			// A URL line glued to the "[n]" lines below it (no blank line
+			// where a PDF's page ended).
+			bracketed += labelLines(t)
+			single = ""
 			start = k
 			continue
 		}
@@ -254,6 +265,9 @@ func notEntry(text string, b block) bool {
 		return true
 	}
 	t := text[b.start:b.end]
+	if at := gluedTitle(t); at > 0 {
+		t = t[at:]
+	}
 	n, _, _ := labelLen(t)
 	return n == 0 && !strings.Contains(t, "\n") && citesInline(t)
 }
@@ -293,6 +307,9 @@ func looksLikeEntries(text string, bs []block) bool {
 		continued := false
 		if b.kind == blockPara || b.kind == blockItem {
 			t := text[b.start:b.end]
+			if at := gluedTitle(t); at > 0 {
+				t = t[at:]
+			}
 			from := 0
 			if style, v, k := lineLabel(t); style == styleBracket {
 				continued = seq.style == styleBracket && v == seq.next
@@ -325,6 +342,9 @@ func fragment(t string) bool {
 // are not entries.
 func entryLike(text string, b block) bool {
 	t := text[b.start:b.end]
+	if at := gluedTitle(t); at > 0 {
+		t = t[at:] // "References [1] …": the list starts at its label
+	}
 	switch {
 	case b.kind == blockDef:
 		return true
@@ -543,11 +563,22 @@ func scanLabels(t string, labels *[]string) (n, count, first int) {
 }
 
 // isURLOnly reports whether a block is a single URL (the ChatGPT export
-// repeats each reference's URL on a line of its own).
+// repeats each reference's URL on a line of its own), one that a PDF's
+// line wraps broke over several lines included.
 func isURLOnly(t string) bool {
 	t = strings.TrimSpace(t)
-	l := strings.ToLower(t)
-	return (strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "<http")) && !strings.ContainsAny(t, " \t\n")
+	l := asciiLower(t[:min(len(t), 8)])
+	if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") && !strings.HasPrefix(l, "<http") {
+		return false
+	}
+	if !strings.ContainsAny(t, " \t\n") {
+		return true
+	}
+	if t[0] == '<' {
+		return false
+	}
+	_, end := entryURL(t, 0)
+	return end == len(t)
 }
 
 // parseEntries splits reference sections and definition blocks into
@@ -621,6 +652,9 @@ func sectionEntries(text string, lines []line, bs []block) []entry {
 		for _, sg := range splitGlued(text, lines[b.first:b.last+1], &seq) {
 			ln := sg.line
 			t := text[ln.content:ln.end]
+			if sg.title {
+				continue // "References" glued before the list's first label
+			}
 			if strings.TrimSpace(t) == "" {
 				gap = true
 				continue
