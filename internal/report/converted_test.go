@@ -153,8 +153,8 @@ func TestGluedReferenceLists(t *testing.T) {
 			entries: []string{"title:Planning before searching", "title:Reading Wikipedia"},
 		},
 		{
-			name:    "a headerless list whose URLs a PDF broke over lines",
-			text:    "Transfer is common in bdelloids [1]. Aphids make carotenoids [2].\n\n[1] [3] academic.oup.com\n\nhttps://academic.oup.com/plcell/article/37/9/koaf195/8238793\n\n[2] https://www.researchgate.net/profile/Nancy-Moran-2/publication/\n43354958_Lateral_Transfer_of_Genes_from_Fungi_Underlies_Carotenoid_Pr\noduction_in_Aphids/links/09e41507daacf45681000000/Lateral-Transfer-of-\nGenes-from-Fungi-Underlies-Carotenoid-Production-in-Aphids.pdf\n\nhttps://www.academia.edu/66909010/Plasma_etching_of_proton_exchanged\n_lithium_niobate\n[3] https://www.academia.edu/100648805/Etching_characteristics_of_LiNbO3_c\nrystal_by_fluorine_gas_plasma\n",
+			name: "a headerless list whose URLs a PDF broke over lines",
+			text: "Transfer is common in bdelloids [1]. Aphids make carotenoids [2].\n\n[1] [3] academic.oup.com\n\nhttps://academic.oup.com/plcell/article/37/9/koaf195/8238793\n\n[2] https://www.researchgate.net/profile/Nancy-Moran-2/publication/\n43354958_Lateral_Transfer_of_Genes_from_Fungi_Underlies_Carotenoid_Pr\noduction_in_Aphids/links/09e41507daacf45681000000/Lateral-Transfer-of-\nGenes-from-Fungi-Underlies-Carotenoid-Production-in-Aphids.pdf\n\nhttps://www.academia.edu/66909010/Plasma_etching_of_proton_exchanged\n_lithium_niobate\n[3] https://www.academia.edu/100648805/Etching_characteristics_of_LiNbO3_c\nrystal_by_fluorine_gas_plasma\n",
 			inText: []string{"[1]=https://academic.oup.com/plcell/article/37/9/koaf195/8238793",
 				"[2]=https://www.researchgate.net/profile/Nancy-Moran-2/publication/43354958_Lateral_Transfer_of_Genes_from_Fungi_Underlies_Carotenoid_Production_in_Aphids/links/09e41507daacf45681000000/Lateral-Transfer-of-Genes-from-Fungi-Underlies-Carotenoid-Production-in-Aphids.pdf"},
 			entries: []string{"https://academic.oup.com/plcell/article/37/9/koaf195/8238793",
