@@ -67,6 +67,7 @@ Start with:
 		a.serveCmd(),
 		a.mcpCmd(),
 	)
+	addExamples(root)
 	return root
 }
 

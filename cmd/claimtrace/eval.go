@@ -270,7 +270,7 @@ func (nopBar) Finish() error { return nil }
 // printSummary prints the leaderboard-style table of a run.
 func printSummary(w io.Writer, s *eval.Summary, out string) {
 	c := s.Citation
-	fmt.Fprintf(w, "claimtrace eval — %d reports scored, %d failed (mode %s, run %s)\n\n", s.Reports, s.ReportsFailed, s.Mode, s.Run)
+	fmt.Fprintf(w, "claimtrace eval — %s scored, %d failed (mode %s, run %s)\n\n", plural(s.Reports, "report"), s.ReportsFailed, s.Mode, s.Run)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tReports\tPrecision\tCompat P\tRecall\tF1\tMicro P\tMicro R\tRefs/report\tMatch rate\tPCov\tPSnd\tCTran\t")
 	fmt.Fprintf(tw, "all\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Reports, pct(c.Precision), pct(c.CompatPrecision), pct(c.Recall),
@@ -288,6 +288,7 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 		}
 	}
 	tw.Flush()
+	fmt.Fprintln(w, "  (Precision: hits / cited scholarly works, dead and fabricated links included; Compat P: the released ReportBench code's precision, which leaves every miss out)")
 	fmt.Fprintf(w, "\ncited works: %d papers (%d matched the ground truth, %d after the cutoff, %d the survey itself), %d web pages, %d unresolvable (dead or fabricated), %d unverifiable (alive, unreadable); %d dangling markers\n",
 		c.Papers, c.Hits, c.PostCutoff, c.SourceSurvey, c.Web, c.Unresolvable, c.Unverifiable, c.Dangling)
 	if c.ReportsWithoutRefs > 0 {
@@ -299,12 +300,12 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 	}
 	if s.NonCited.StatementsPerReport != nil {
 		if s.NonCited.Decided == 0 {
-			fmt.Fprintf(w, "non-cited statements: %.1f check-worthy a report, %d undecided (no fact-checker configured)\n", *s.NonCited.StatementsPerReport, s.NonCited.Undecided)
+			fmt.Fprintf(w, "non-cited statements: %.1f check-worthy per report on average, %d undecided (no fact-checker configured)\n", *s.NonCited.StatementsPerReport, s.NonCited.Undecided)
 		} else {
 			fmt.Fprintf(w, "non-cited statements: factual accuracy %s (%d decided, %d undecided)\n", pct(s.NonCited.FactualAccuracy), s.NonCited.Decided, s.NonCited.Undecided)
 		}
 	}
-	fmt.Fprintf(w, "provenance (τ = %.2f): PCov %s, PSnd %s (%s of citation pairs unverifiable), CTran %s (%d report(s) with conflicting sources), AEff proxy %s nodes a claim\n",
+	fmt.Fprintf(w, "provenance (τ = %.2f): PCov %s, PSnd %s (%s of citation pairs unverifiable), CTran %s (%d report(s) with conflicting sources), AEff proxy %s nodes per claim\n",
 		s.AAR.Tau, pct(s.AAR.PCov), pct(s.AAR.PSnd), pct(s.AAR.MicroPSndUnverifiable), pct(s.AAR.CTran), s.AAR.ReportsWithConflicts, num(s.AAR.AEffProxy))
 	if l := s.LLM; l.Error != "" || l.Calls > 0 || l.CacheHits > 0 || l.Failed > 0 {
 		printModelCalls(w, l)
@@ -347,4 +348,13 @@ func shorten(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// plural writes a count with its noun, singular for one ("1 report",
+// "3 reports").
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
