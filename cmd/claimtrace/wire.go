@@ -147,8 +147,7 @@ func (c pageCache) PutPage(ctx context.Context, p *fetch.Page) error {
 
 // progress returns a progress bar on stderr when it is a terminal, or nil.
 func (a *app) progress(total int, what string) *progressbar.ProgressBar {
-	f, ok := a.stderr.(*os.File)
-	if !ok || !isatty.IsTerminal(f.Fd()) || total < 2 {
+	if !a.progressFlag && !a.stderrIsTerminal() || total < 2 {
 		return nil
 	}
 	return progressbar.NewOptions(total,
@@ -240,4 +239,11 @@ func redactDSNArg(arg string) string {
 		}
 	}
 	return arg
+}
+
+// stderrIsTerminal reports whether the command's stderr is a terminal,
+// where progress is shown without being asked.
+func (a *app) stderrIsTerminal() bool {
+	f, ok := a.stderr.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
 }
