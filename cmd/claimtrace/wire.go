@@ -145,7 +145,8 @@ func (c pageCache) PutPage(ctx context.Context, p *fetch.Page) error {
 		Body: p.Body, SHA256: p.SHA256, Truncated: p.Truncated, Err: p.Err, FetchedAt: p.FetchedAt})
 }
 
-// progress returns a progress bar on stderr when it is a terminal, or nil.
+// progress returns a progress bar on stderr when it is a terminal or
+// --progress asks, or nil.
 func (a *app) progress(total int, what string) *progressbar.ProgressBar {
 	if !a.progressFlag && !a.stderrIsTerminal() || total < 2 {
 		return nil
