@@ -55,6 +55,7 @@ Start with:
 	root.AddCommand(
 		a.demoCmd(),
 		a.datasetCmd(),
+		a.dataCmd(),
 		a.parseCmd(),
 		a.snapshotCmd(),
 		a.evalCmd(),
