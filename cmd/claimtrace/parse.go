@@ -60,7 +60,7 @@ are the report's reference-list entries.`,
 }
 
 // parseClaim and parseCitation are the JSON contract of "parse --json"
-// (DESIGN.md): every key is always present.
+// (docs/design.md): every key is always present.
 type parseClaim struct {
 	ID        string `json:"id"`
 	Text      string `json:"text"`

@@ -9,7 +9,7 @@ import (
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
-// Summary is OUT/summary.json. Its keys are a contract (DESIGN.md); more may
+// Summary is OUT/summary.json. Its keys are a contract (docs/design.md); more may
 // be added, none renamed.
 type Summary struct {
 	Run           string    `json:"run"`

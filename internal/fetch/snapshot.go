@@ -20,7 +20,7 @@ import (
 	"github.com/claimtrace/claimtrace/internal/atomicfile"
 )
 
-// Snapshot directory layout (DESIGN.md, "Snapshot directory").
+// Snapshot directory layout (docs/design.md, "Snapshot directory").
 const (
 	IndexFile = "index.jsonl"
 	PagesDir  = "pages"

@@ -21,7 +21,7 @@ const MaxReportBytes = 16 << 20
 
 // textKeys are the JSON fields that may hold a report's text, in order of
 // preference. The first six are the reports-directory contract
-// (DESIGN.md); "article" is DeepResearch Bench's field, "report" and
+// (docs/design.md); "article" is DeepResearch Bench's field, "report" and
 // "answer" are common in agent outputs.
 var textKeys = []string{"response", "content", "text", "message", "output", "result", "article", "report", "answer"}
 
