@@ -222,21 +222,17 @@ type segment struct {
 // [1] https://…", "Sources 1. Smith J …", as a converter joins a heading
 // and the list under it), or 0 when t does not start so.
 func gluedTitle(t string) int {
-	end := min(len(t), 80)
-	for i := 1; i < end; i++ {
-		c := t[i]
-		if c != '[' && (c < '1' || c > '9') {
-			continue
-		}
-		if !refPlainTitle(t[:i]) {
-			continue
-		}
-		if style, v, _ := lineLabel(t[i:]); style != styleNone && v == 1 {
-			return i
-		}
+	// The label is the first bracket or digit: a title holds neither. It
+	// runs on every line of a paragraph, so the title is looked up only
+	// when the label, "[1]" or "1", is there.
+	i := strings.IndexAny(t[:min(len(t), 48)], "[0123456789")
+	if i < 1 || t[i] == '0' {
 		return 0
 	}
-	return 0
+	if style, v, _ := lineLabel(t[i:]); style == styleNone || v != 1 || !refPlainTitle(t[:i]) {
+		return 0
+	}
+	return i
 }
 
 // splitGlued returns the lines of a reference section's block with each
