@@ -646,15 +646,26 @@ straddles 0 says the data cannot tell the two apart.`,
 				c.A, c.B, c.Common, c.OnlyA, c.OnlyB, c.Level*100, bf.resamples, bf.seed)
 			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintf(tw, "metric\ttasks\tA\tB\tA − B\t%.0f%% CI\tA > B\t\n", c.Level*100)
+			few := false
 			for _, d := range c.Metrics {
 				ci := "—"
-				if d.Lo != nil {
+				switch {
+				case d.Lo != nil && d.Tasks < 2:
+					ci = "(one task: no interval)"
+				case d.Lo != nil:
 					ci = fmt.Sprintf("[%s, %s]", signed(d.Lo), signed(d.Hi))
+					if d.Tasks < minCIReports {
+						ci += "*"
+						few = true
+					}
 				}
 				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t\n", d.Metric, d.Tasks, frac(d.A), frac(d.B), signed(d.Diff), ci, pct(d.AWins))
 			}
 			tw.Flush()
 			fmt.Fprintln(a.stdout, "\nA > B: share of resamples in which A's mean is higher; an interval containing 0 means the runs are not distinguishable on that metric")
+			if few {
+				fmt.Fprintf(a.stdout, "* over fewer than %d common tasks: the interval says little about tasks not compared\n", minCIReports)
+			}
 			return nil
 		},
 	}

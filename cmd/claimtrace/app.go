@@ -22,6 +22,11 @@ type app struct {
 	// maxInput lowers the size limit on input files (inputLimit); 0 keeps
 	// the default. Tests set it.
 	maxInput int64
+
+	// progressFlag (--progress) shows progress on stderr when it is not a
+	// terminal; calls counts the command's model calls there.
+	progressFlag bool
+	calls        *callProgress
 }
 
 // rootCmd builds the command tree. Subcommands are constructed here, one
@@ -46,9 +51,11 @@ Start with:
 		},
 	}
 	root.PersistentFlags().StringVar(&a.configPath, "config", "", "config file (default: $CLAIMTRACE_CONFIG or <user config dir>/claimtrace/config.toml)")
+	root.PersistentFlags().BoolVar(&a.progressFlag, "progress", false, "show progress on stderr (model calls, downloads) even when it is not a terminal; on a terminal it is shown anyway")
 	root.AddCommand(
 		a.demoCmd(),
 		a.datasetCmd(),
+		a.dataCmd(),
 		a.parseCmd(),
 		a.snapshotCmd(),
 		a.evalCmd(),
@@ -68,6 +75,7 @@ Start with:
 		a.serveCmd(),
 		a.mcpCmd(),
 	)
+	addExamples(root)
 	return root
 }
 

@@ -148,13 +148,17 @@ func (a *app) loadConfig() error {
 		cfg.file = path
 		// Only a regular file is read: a named pipe given as --config
 		// would block forever.
+		var md toml.MetaData
 		data, err := inputfile.ReadFile(path, maxConfigBytes)
 		if err == nil {
-			_, err = toml.Decode(string(data), cfg)
+			md, err = toml.Decode(string(data), cfg)
 		}
 		switch {
 		case err == nil:
 			cfg.loaded = true
+			if err := zeroBudget(md, cfg.LLM); err != nil {
+				return fmt.Errorf("config %s: %w", path, err)
+			}
 		case errors.Is(err, fs.ErrNotExist) && !explicit:
 		default:
 			return fmt.Errorf("config %s: %w", path, err)
@@ -214,9 +218,10 @@ type LLMConfig struct {
 	// FactCheckers are the web-connected fact-check models for non-cited
 	// statements (the paper: Gemini 2.5 Pro and Flash, 3 votes each).
 	FactCheckers []string `toml:"fact_checkers"`
-	// MaxCost (US dollars) and MaxCalls bound a run; 0 means no limit.
-	MaxCost  float64 `toml:"max_cost"`
-	MaxCalls int64   `toml:"max_calls"`
+	// MaxCost (US dollars) and MaxCalls bound a run. A run has no limit
+	// when they are left out (0 here, never written as 0: see zeroBudget).
+	MaxCost  float64 `toml:"max_cost,omitzero"`
+	MaxCalls int64   `toml:"max_calls,omitzero"`
 	// NoCache stops reading cached answers (fresh ones are still stored).
 	NoCache bool `toml:"no_cache"`
 	// Temperature is the default sampling temperature (0, as ReportBench).
@@ -265,16 +270,16 @@ func (l *LLMConfig) fromEnv() error {
 		l.Model = v
 	}
 	if v := os.Getenv("CLAIMTRACE_MAX_COST"); v != "" {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f < 0 {
-			return fmt.Errorf("CLAIMTRACE_MAX_COST=%q: want a non-negative number of dollars", v)
+		f, err := parseMaxCost(v)
+		if err != nil {
+			return fmt.Errorf("CLAIMTRACE_MAX_COST=%q: %w", v, err)
 		}
 		l.MaxCost = f
 	}
 	if v := os.Getenv("CLAIMTRACE_MAX_CALLS"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 0 {
-			return fmt.Errorf("CLAIMTRACE_MAX_CALLS=%q: want a non-negative integer", v)
+		n, err := parseMaxCalls(v)
+		if err != nil {
+			return fmt.Errorf("CLAIMTRACE_MAX_CALLS=%q: %w", v, err)
 		}
 		l.MaxCalls = n
 	}
@@ -382,9 +387,9 @@ func (c *Config) Validate() error {
 	case c.Concurrency < 1:
 		return bad("concurrency", c.Concurrency, "at least 1")
 	case c.LLM.MaxCost < 0 || math.IsNaN(c.LLM.MaxCost) || math.IsInf(c.LLM.MaxCost, 0):
-		return bad("llm.max_cost", c.LLM.MaxCost, "a non-negative number of dollars (0 = no limit)")
+		return bad("llm.max_cost", c.LLM.MaxCost, "a positive number of dollars (leave it out for no limit)")
 	case c.LLM.MaxCalls < 0:
-		return bad("llm.max_calls", c.LLM.MaxCalls, "a non-negative number of calls (0 = no limit)")
+		return bad("llm.max_calls", c.LLM.MaxCalls, "a positive number of calls (leave it out for no limit)")
 	case c.LLM.Concurrency < 0:
 		return bad("llm.concurrency", c.LLM.Concurrency, "a non-negative number")
 	case c.LLM.MaxAttempts < 0:
@@ -408,12 +413,14 @@ func (c *Config) Validate() error {
 // llm.max_cost, llm.max_calls and llm.no_cache of the config file (after
 // CLAIMTRACE_MAX_COST and CLAIMTRACE_MAX_CALLS), each replaced by its
 // flag when that flag was given (a flag not given leaves the configured
-// value; --max-cost 0 given lifts the configured limit), and whether the
+// value; --max-cost none given lifts the configured limit), and whether the
 // run is dry. Every command that calls models builds it with
 // app.runConfig, and nothing else merges these flags with the config.
 type RunConfig struct {
-	// MaxCost (US dollars) and MaxCalls bound the run; 0 means no limit.
-	// The two are independent: a flag for one keeps the other.
+	// MaxCost (US dollars) and MaxCalls bound the run; 0 here means no
+	// limit (llm.NewBudget's convention; users write "none" or leave the
+	// setting out, never 0). The two are independent: a flag for one keeps
+	// the other.
 	MaxCost  float64
 	MaxCalls int64
 	// NoCache asks the models again instead of reading cached answers.
@@ -426,10 +433,10 @@ type RunConfig struct {
 // Validate reports a run configuration no command can run with.
 func (r RunConfig) Validate() error {
 	if r.MaxCost < 0 || math.IsNaN(r.MaxCost) || math.IsInf(r.MaxCost, 0) {
-		return fmt.Errorf("--max-cost %v: want a non-negative number of US dollars (0 = no limit): %w", r.MaxCost, claimtrace.ErrInvalid)
+		return fmt.Errorf("--max-cost %v: want a positive number of US dollars, or none for no limit: %w", r.MaxCost, claimtrace.ErrInvalid)
 	}
 	if r.MaxCalls < 0 {
-		return fmt.Errorf("--max-calls %d: want a non-negative number of calls (0 = no limit): %w", r.MaxCalls, claimtrace.ErrInvalid)
+		return fmt.Errorf("--max-calls %d: want a positive number of calls, or none for no limit: %w", r.MaxCalls, claimtrace.ErrInvalid)
 	}
 	return nil
 }
@@ -475,11 +482,11 @@ type llmFlags struct {
 }
 
 func (f *llmFlags) add(fs *pflag.FlagSet) {
-	f.maxCost.parse = func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
-	f.maxCalls.parse = func(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) }
+	f.maxCost.parse = parseMaxCost
+	f.maxCalls.parse = parseMaxCalls
 	f.noCache.parse = strconv.ParseBool
-	fs.Var(&f.maxCost, "max-cost", "stop starting model calls once this many US dollars are spent (default: llm.max_cost; 0 = no limit)")
-	fs.Var(&f.maxCalls, "max-calls", "stop starting model calls after this many (default: llm.max_calls; 0 = no limit)")
+	fs.Var(&f.maxCost, "max-cost", "stop starting model calls once this many US dollars are spent; none: no limit (default: llm.max_cost, or no limit)")
+	fs.Var(&f.maxCalls, "max-calls", "stop starting model calls after this many; none: no limit (default: llm.max_calls, or no limit)")
 	fs.VarPF(&f.noCache, "no-cache", "", "ask the models again instead of answering from the response cache; answers are still stored (default: llm.no_cache)").NoOptDefVal = "true"
 }
 

@@ -2,14 +2,18 @@ package main
 
 import (
 	"fmt"
-	"github.com/claimtrace/claimtrace/internal/store"
 	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/spf13/cobra"
+
+	"github.com/claimtrace/claimtrace/internal/httpserve"
+	"github.com/claimtrace/claimtrace/internal/live"
+	"github.com/claimtrace/claimtrace/internal/store"
 )
 
 func (a *app) configCmd() *cobra.Command {
@@ -20,13 +24,20 @@ func (a *app) configCmd() *cobra.Command {
 		Long: `config says which config file is in use and which models are configured,
 with the environment variable each key comes from and whether it is set
 (never its value). --show prints the whole effective configuration
-(defaults < config file < CLAIMTRACE_* environment) as TOML.`,
+(defaults < config file < CLAIMTRACE_* environment) as TOML: every value as
+it is in force (a limit left at 0 in the file prints its default), the
+store as the path commands open, and a run budget only when there is one
+(llm.max_cost and llm.max_calls: a positive number, or absent for no
+limit).`,
+		Example: `  claimtrace config
+  claimtrace config --show
+  claimtrace config --show --config ./claimtrace.toml > effective.toml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var b strings.Builder
 			if show {
-				shown := *a.cfg
-				shown.Store = store.RedactDSN(shown.Store)
+				shown := a.cfg.inForce()
+				shown.Store = store.RedactDSN(a.storeDSN(""))
 				if err := toml.NewEncoder(&b).Encode(&shown); err != nil {
 					return fmt.Errorf("encode config: %w", err)
 				}
@@ -63,9 +74,7 @@ func (a *app) describeConfig(b *strings.Builder) {
 		fmt.Fprintf(b, "# environment overrides: %s\n", strings.Join(env, ", "))
 	}
 	fmt.Fprintf(b, "# data dir: %s\n", c.DataDir)
-	if c.LLM.MaxCost > 0 || c.LLM.MaxCalls > 0 {
-		fmt.Fprintf(b, "# run budget: $%g, %d calls (0 = no limit)\n", c.LLM.MaxCost, c.LLM.MaxCalls)
-	}
+	fmt.Fprintf(b, "# run budget: %s\n", budgetText(c.LLM))
 
 	specs := []string{}
 	if c.LLM.Model != "" {
@@ -109,4 +118,52 @@ func (a *app) describeConfig(b *strings.Builder) {
 		fmt.Fprintf(tw, "#   %s%s\t%s\t%s\t%s\tconcurrency %d\n", spec, role, ep, base, key, opts.Limits.Concurrency)
 	}
 	tw.Flush()
+}
+
+// budgetText says what a run may spend, in words: "$5 and 200 calls",
+// "$5, calls not limited", "no limit".
+func budgetText(l LLMConfig) string {
+	cost, calls := "dollars not limited", "calls not limited"
+	if l.MaxCost > 0 {
+		cost = fmt.Sprintf("$%g", l.MaxCost)
+	}
+	if l.MaxCalls > 0 {
+		calls = fmt.Sprintf("%d calls", l.MaxCalls)
+	}
+	if l.MaxCost <= 0 && l.MaxCalls <= 0 {
+		return "no limit (llm.max_cost and llm.max_calls not set)"
+	}
+	return cost + ", " + calls
+}
+
+// inForce returns the configuration with every limit that a 0 leaves to
+// its default ([serve], [live]) set to that default, as commands apply it.
+func (c *Config) inForce() Config {
+	s := *c
+	d := httpserve.DefaultLimits()
+	orSecs := func(v *int, def time.Duration) {
+		if *v <= 0 {
+			*v = int(def / time.Second)
+		}
+	}
+	orSecs(&s.Serve.ReadTimeoutSecs, d.ReadTimeout)
+	orSecs(&s.Serve.WriteTimeoutSecs, d.WriteTimeout)
+	orSecs(&s.Serve.IdleTimeoutSecs, d.IdleTimeout)
+	if s.Serve.MaxConns <= 0 {
+		s.Serve.MaxConns = d.MaxConns
+	}
+	l := live.DefaultLimits()
+	if s.Live.MaxSources <= 0 {
+		s.Live.MaxSources = l.Sources
+	}
+	if s.Live.MaxClaims <= 0 {
+		s.Live.MaxClaims = l.Claims
+	}
+	if s.Live.MaxEdges <= 0 {
+		s.Live.MaxEdges = l.Edges
+	}
+	if s.Live.MaxSessionBytes <= 0 {
+		s.Live.MaxSessionBytes = l.Bytes
+	}
+	return s
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/claimtrace/claimtrace/internal/dataset"
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/llm"
+	"github.com/claimtrace/claimtrace/internal/report"
 	"github.com/claimtrace/claimtrace/internal/score"
 	"github.com/claimtrace/claimtrace/internal/store"
 	"github.com/claimtrace/claimtrace/internal/web"
@@ -65,7 +65,9 @@ Sources that could not be fetched (no network, --fetch-timeout) are no
 verdict: left out, and fetched again by the next run. See docs/scoring.md.
 
 Reports are <arxiv_id>.json (text in "response", "content", "text",
-"message", "output" or "result"), <arxiv_id>.md or <arxiv_id>.txt.
+"message", "output" or "result"), <arxiv_id>.md, .txt, .pdf (its text
+layer) or .docx; spans index the text read ('claimtrace parse --text FILE'
+prints it). A run that scores no report exits 1 and says why.
 
 Outputs: OUT/summary.json, OUT/reports/<arxiv_id>.json (every claim with its
 span, citations, verdicts and evidence), OUT/graphs/<arxiv_id>.json and
@@ -81,7 +83,7 @@ redoes what failed. --dry-run prices the model calls before spending.`,
   claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --snapshot snap --offline
   claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --tasks 2312.04861 --json
   claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --judge openai:gpt-4o --fact-check --dry-run
-  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --fetch-timeout 30m --progress 2> fetch.log`,
+  claimtrace eval --dataset data/reportbench --reports runs/o3 --out results/o3 --fetch-timeout 30m --source-progress 2> fetch.log`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runEval(cmd, f)
@@ -89,7 +91,7 @@ redoes what failed. --dry-run prices the model calls before spending.`,
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&f.dataset, "dataset", "", "dataset directory (ReportBench_v1.1.jsonl + ReportBench_v1.1_GT/)")
-	fs.StringVar(&f.reports, "reports", "", "directory of reports named <arxiv_id>.json|.md|.txt")
+	fs.StringVar(&f.reports, "reports", "", "directory of reports named <arxiv_id>.json|.md|.txt|.pdf|.docx")
 	fs.StringVar(&f.out, "out", "", "output directory for summary.json and reports/")
 	fs.StringVar(&f.store, "store", "", "store DSN (default: <data dir>/claimtrace.db)")
 	fs.IntVar(&f.concurrency, "concurrency", 0, "reports evaluated at once (default: config, 8)")
@@ -212,13 +214,33 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	if f.json {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(sum)
+		if err := enc.Encode(sum); err != nil {
+			return err
+		}
+	} else {
+		printSummary(a.stdout, sum, f.out)
 	}
-	printSummary(a.stdout, sum, f.out)
-	if sum.Reports == 0 && sum.ReportsFailed > 0 {
-		return errors.New("no report could be scored; see the failures above")
+	return nothingScored(f.reports, sum)
+}
+
+// nothingScored returns why a run scored no report, as the error that
+// makes it exit non-zero: every report failed, or the folder holds none
+// (naming what it holds instead); nil when a report was scored.
+func nothingScored(dir string, sum *eval.Summary) error {
+	switch {
+	case sum.Reports > 0:
+		return nil
+	case sum.ReportsFailed > 0:
+		return fmt.Errorf("no report could be scored: %d failed (the reasons are listed above and in summary.json)", sum.ReportsFailed)
+	case len(sum.Ignored) > 0:
+		shown := sum.Ignored[:min(len(sum.Ignored), 5)]
+		more := ""
+		if len(sum.Ignored) > len(shown) {
+			more = fmt.Sprintf(" and %d more", len(sum.Ignored)-len(shown))
+		}
+		return fmt.Errorf("no report scored: %s holds no report file named <task_id>%s, only %s%s", dir, report.Extensions(), strings.Join(shown, ", "), more)
 	}
-	return nil
+	return fmt.Errorf("no report scored: %s holds no report file named <task_id>%s", dir, report.Extensions())
 }
 
 // dryEval runs the pipeline with clients that price every model request
@@ -305,7 +327,7 @@ func (nopBar) Finish() error { return nil }
 // printSummary prints the leaderboard-style table of a run.
 func printSummary(w io.Writer, s *eval.Summary, out string) {
 	c := s.Citation
-	fmt.Fprintf(w, "claimtrace eval — %d reports scored, %d failed (mode %s, run %s)\n\n", s.Reports, s.ReportsFailed, s.Mode, s.Run)
+	fmt.Fprintf(w, "claimtrace eval — %s scored, %d failed (mode %s, run %s)\n\n", plural(s.Reports, "report"), s.ReportsFailed, s.Mode, s.Run)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tReports\tPrecision\tVerifiable P\tCompat P\tRecall\tF1\tMicro P\tMicro R\tRefs/report\tMatch rate\tPCov\tPSnd\tCTran\t")
 	fmt.Fprintf(tw, "all\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Reports, pct(c.Precision), pct(c.PrecisionVerifiable), pct(c.CompatPrecision), pct(c.Recall),
@@ -323,8 +345,8 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 		}
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nprecision is strict: every cited work whose identity could not be established counts against the report; verifiable P leaves the unverifiable ones out (the optimistic bound)\n")
-	fmt.Fprintf(w, "cited works: %d papers (%d matched the ground truth, %d after the cutoff, %d the survey itself, %d misattributed), %d web pages, %d unresolvable (dead or fabricated), %d unverifiable (alive, unreadable, no identity); %d dangling markers\n",
+	fmt.Fprintln(w, "  (Precision: hits / cited scholarly works, strict: dead, fabricated and unverifiable ones count against the report; Verifiable P: the optimistic bound, unverifiable ones left out; Compat P: the released ReportBench code's precision, which leaves every miss out)")
+	fmt.Fprintf(w, "\ncited works: %d papers (%d matched the ground truth, %d after the cutoff, %d the survey itself, %d misattributed), %d web pages, %d unresolvable (dead or fabricated), %d unverifiable (alive, unreadable, no identity); %d dangling markers\n",
 		c.Papers, c.Hits, c.PostCutoff, c.SourceSurvey, c.Misattributed, c.Web, c.Unresolvable, c.Unverifiable, c.Dangling)
 	if c.ReportsWithoutRefs > 0 {
 		fmt.Fprintf(w, "%d report(s) cite no paper (only web pages, or nothing): precision undefined, excluded from its mean\n", c.ReportsWithoutRefs)
@@ -340,12 +362,12 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 	}
 	if s.NonCited.StatementsPerReport != nil {
 		if s.NonCited.Decided == 0 {
-			fmt.Fprintf(w, "non-cited statements: %.1f check-worthy a report, %d undecided (no fact-checker configured)\n", *s.NonCited.StatementsPerReport, s.NonCited.Undecided)
+			fmt.Fprintf(w, "non-cited statements: %.1f check-worthy per report on average, %d undecided (no fact-checker configured)\n", *s.NonCited.StatementsPerReport, s.NonCited.Undecided)
 		} else {
 			fmt.Fprintf(w, "non-cited statements: factual accuracy %s (%d decided, %d undecided)\n", pct(s.NonCited.FactualAccuracy), s.NonCited.Decided, s.NonCited.Undecided)
 		}
 	}
-	fmt.Fprintf(w, "provenance (τ = %.2f): PCov %s, PSnd %s (%s of citation pairs unverifiable), CTran %s (%d report(s) with conflicting sources), AEff proxy %s nodes a claim\n",
+	fmt.Fprintf(w, "provenance (τ = %.2f): PCov %s, PSnd %s (%s of citation pairs unverifiable), CTran %s (%d report(s) with conflicting sources), AEff proxy %s nodes per claim\n",
 		s.AAR.Tau, pct(s.AAR.PCov), pct(s.AAR.PSnd), pct(s.AAR.MicroPSndUnverifiable), pct(s.AAR.CTran), s.AAR.ReportsWithConflicts, num(s.AAR.AEffProxy))
 	printSummaryReviewed(w, s)
 	if l := s.LLM; l.Error != "" || l.Calls > 0 || l.CacheHits > 0 || l.Failed > 0 {
@@ -389,4 +411,13 @@ func shorten(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// plural writes a count with its noun, singular for one ("1 report",
+// "3 reports").
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -145,13 +145,20 @@ func printLeaderCI(w io.Writer, rows []leaderRow, bf bootstrapFlags) error {
 		}
 	}
 	fmt.Fprintln(tw, "\t")
+	few := 0 // intervals over fewer reports than minCIReports
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%d", r.System, r.Reports)
 		for _, iv := range r.CI {
 			cell := "—"
 			switch {
+			case iv.Value != nil && iv.Lo != nil && iv.N < 2:
+				cell = fmt.Sprintf("%.3f (one report: no interval)", *iv.Value)
 			case iv.Value != nil && iv.Lo != nil:
 				cell = fmt.Sprintf("%.3f [%.3f, %.3f]", *iv.Value, *iv.Lo, *iv.Hi)
+				if iv.N < minCIReports {
+					cell += "*"
+					few++
+				}
 			case iv.Value != nil:
 				cell = fmt.Sprintf("%.3f", *iv.Value)
 			}
@@ -159,8 +166,19 @@ func printLeaderCI(w io.Writer, rows []leaderRow, bf bootstrapFlags) error {
 		}
 		fmt.Fprintln(tw, "\t")
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if few > 0 {
+		fmt.Fprintf(w, "\n* over fewer than %d reports: a bootstrap interval that narrow says little about the system (resampling a handful of reports cannot show how much other reports vary)\n", minCIReports)
+	}
+	return nil
 }
+
+// minCIReports is the fewest reports below which a bootstrap interval is
+// printed with a warning: with so few, the resampled means cannot show the
+// spread of reports the system was not run on.
+const minCIReports = 10
 
 // readSummary reads the summary.json of an evaluation output directory
 // under the input check.

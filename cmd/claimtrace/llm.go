@@ -69,6 +69,9 @@ func (a *app) openLLM(ctx context.Context, spec string, r llmRun) (*llm.Client, 
 		return nil, err
 	}
 	opts.Run, opts.Cache, opts.Ledger, opts.Budget, opts.NoCache = r.Run, r.Cache, r.Ledger, r.Budget, r.NoCache
+	if p := a.modelProgress(); p != nil && r.Dry == nil {
+		opts.Ledger = progressLedger{inner: r.Ledger, p: p}
+	}
 	if r.Dry != nil {
 		opts.DryRun = r.Dry
 		return llm.NewClient(ep, nil, opts), nil

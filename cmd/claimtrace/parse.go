@@ -14,25 +14,36 @@ import (
 )
 
 func (a *app) parseCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, asText bool
 	var show int
 	cmd := &cobra.Command{
 		Use:   "parse REPORT",
 		Short: "Parse a report into claims and citations with byte spans",
 		Long: `parse reads one report (<id>.json with the text in response, content, text,
-message, output or result; or <id>.md / .txt) and prints its claims and
-citations, without a model and without the network.
+message, output or result; <id>.md or .txt; <id>.pdf, its text layer; or
+<id>.docx, as Markdown-like text with its links, list numbers and
+footnotes) and prints its claims and citations, without a model and
+without the network.
 
-Spans (start, end) are byte offsets into the report text as UTF-8. With
---json the output is
+Spans (start, end) are byte offsets into the report text as UTF-8: for a
+PDF or a Word document, into the text read from it, which --text prints
+(eval's reports/<id>.json record its sha256). With --json the output is
   {"claims": [{"id", "text", "start", "end", "citations": [i]}],
    "citations": [{"marker", "kind", "url", "doi", "arxiv_id", "title", "start", "end"}]}
 where citations[i] indexes the citations list; citations of kind list_entry
 are the report's reference-list entries.`,
+		Example: `  claimtrace parse report.md
+  claimtrace parse --show 0 2312.04861.json          # every claim
+  claimtrace parse --json report.pdf | jq '.citations[] | select(.kind == "numbered")'
+  claimtrace parse --text report.docx > report.txt    # the text the spans index`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			text, err := a.loadReport(args[0])
 			if err != nil {
+				return err
+			}
+			if asText {
+				_, err := io.WriteString(a.stdout, text)
 				return err
 			}
 			doc, err := report.ParseContext(cmd.Context(), text, a.cfg.Eval.reportLimits())
@@ -46,12 +57,13 @@ are the report's reference-list entries.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print claims and citations as JSON")
+	cmd.Flags().BoolVar(&asText, "text", false, "print the report's text as read (what the spans index: a PDF's or a Word document's text) and nothing else")
 	cmd.Flags().IntVar(&show, "show", 10, "number of claims to print (0: all)")
 	return cmd
 }
 
 // parseClaim and parseCitation are the JSON contract of "parse --json"
-// (DESIGN.md): every key is always present.
+// (docs/design.md): every key is always present.
 type parseClaim struct {
 	ID        string `json:"id"`
 	Text      string `json:"text"`

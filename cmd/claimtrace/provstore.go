@@ -13,7 +13,7 @@ import (
 // storedGraphs reads the provenance graphs kept in the store by eval and
 // audit runs (one run, or all of them).
 func (a *app) storedGraphs(ctx context.Context, dsn, run string) ([]*prov.Graph, error) {
-	st, err := a.openStore(ctx, dsn)
+	st, err := a.openExistingStore(ctx, dsn)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ func (a *app) runsCmd() *cobra.Command {
 		Short: "List the runs kept in the store, with their units by status",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := a.openStore(cmd.Context(), dsn)
+			st, err := a.openExistingStore(cmd.Context(), dsn)
 			if err != nil {
 				return err
 			}

@@ -88,6 +88,7 @@ func (c ServeConfig) limits() httpserve.Limits {
 func (a *app) serveCmd() *cobra.Command {
 	var addr, dsn, tokenEnv string
 	var pageClaims int
+	var create bool
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the web audit view and the JSON API over a store",
@@ -136,13 +137,24 @@ The audit view shows a long report in pages of --page-claims claims
 (and at most 128 KiB of text each): ?page=N, or ?claim=ID for the page
 of one claim.
 
+The store must exist (eval, audit and demo --out make one): a path that
+names no store is an error, not an empty store; --create makes a new one
+(for the live API alone).
+
 Ctrl-C stops the server after the requests in flight.`,
+		Example: `  claimtrace demo --out demo && claimtrace serve --store demo/claimtrace.db
+  CLAIMTRACE_TOKEN=$(openssl rand -hex 32) claimtrace serve --store results.db --addr 127.0.0.1:8080
+  claimtrace serve --store live.db --create    # a new store for the live provenance API`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			st, err := a.openStore(ctx, dsn)
+			open := a.openExistingStore
+			if create {
+				open = a.openStore
+			}
+			st, err := open(ctx, dsn)
 			if err != nil {
-				return err
+				return fmt.Errorf("serve: %w (--create makes a new store)", err)
 			}
 			var token string
 			if tokenEnv != "" {
@@ -192,5 +204,6 @@ Ctrl-C stops the server after the requests in flight.`,
 	cmd.Flags().StringVar(&dsn, "store", "", "store DSN (default: <data dir>/claimtrace.db)")
 	cmd.Flags().StringVar(&tokenEnv, "token-env", "CLAIMTRACE_TOKEN", "environment variable holding the write API's bearer token")
 	cmd.Flags().IntVar(&pageClaims, "page-claims", web.DefaultPageClaims, fmt.Sprintf("claims one page of the audit view shows (1 to %d; a page also holds at most 128 KiB of report text)", web.MaxPageClaims))
+	cmd.Flags().BoolVar(&create, "create", false, "make the store when it does not exist (default: a missing store is an error)")
 	return cmd
 }

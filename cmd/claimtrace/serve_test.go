@@ -288,3 +288,28 @@ func TestServeChecksHost(t *testing.T) {
 		t.Errorf("a loopback server warns about TLS: %q", stderr.String())
 	}
 }
+
+// TestServeRefusesAMissingStore: a mistyped store path is an error naming
+// it, and nothing is made on disk; --create makes the store.
+func TestServeRefusesAMissingStore(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nosuch", "x.db")
+	for _, args := range [][]string{
+		{"serve", "--addr", "127.0.0.1:0", "--store", missing},
+		{"runs", "--store", missing},
+		{"prov", "cited", "--store", missing},
+	} {
+		_, errOut, code := cli(t, args...)
+		if code == 0 || !strings.Contains(errOut, missing) || !strings.Contains(errOut, "no such file") {
+			t.Errorf("%v: exit %d, stderr %q; want an error naming the missing store", args, code, errOut)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "nosuch")); !os.IsNotExist(err) {
+		t.Fatalf("a folder was made for the missing store: %v", err)
+	}
+	created := filepath.Join(dir, "new", "live.db")
+	startServe(t, nil, "--store", created, "--create")
+	if _, err := os.Stat(created); err != nil {
+		t.Errorf("serve --create made no store: %v", err)
+	}
+}

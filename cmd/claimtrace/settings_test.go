@@ -59,13 +59,13 @@ func TestMaxCallsKeepsConfiguredMaxCost(t *testing.T) {
 }
 
 // TestMaxCostFlagOverridesConfig: --max-cost given replaces the config's
-// dollar limit (0 = no limit), so the same run goes through.
+// dollar limit (none = no limit), so the same run goes through.
 func TestMaxCostFlagOverridesConfig(t *testing.T) {
 	args, requests := budgetFixture(t)
 	out := filepath.Join(t.TempDir(), "out")
-	_, errOut, code := cli(t, append(args, "--out", out, "--store", filepath.Join(t.TempDir(), "s.db"), "--max-cost", "0")...)
+	_, errOut, code := cli(t, append(args, "--out", out, "--store", filepath.Join(t.TempDir(), "s.db"), "--max-cost", "none")...)
 	if code != 0 || requests() == 0 {
-		t.Fatalf("--max-cost 0: exit %d, %d requests: %s", code, requests(), errOut)
+		t.Fatalf("--max-cost none: exit %d, %d requests: %s", code, requests(), errOut)
 	}
 }
 
@@ -175,7 +175,8 @@ func TestRunConfigPrecedence(t *testing.T) {
 			want: RunConfig{MaxCost: 2.5, MaxCalls: 1000}},
 		{name: "--max-cost keeps the call limit", file: "[llm]\nmax_cost = 2.5\nmax_calls = 40\n", env: map[string]string{"CLAIMTRACE_MAX_CALLS": "9"}, flags: []string{"--max-cost", "1"},
 			want: RunConfig{MaxCost: 1, MaxCalls: 9}},
-		{name: "an explicit 0 lifts a limit", file: "[llm]\nmax_cost = 2.5\n", flags: []string{"--max-cost=0"}, want: RunConfig{}},
+		{name: "an explicit none lifts a limit", file: "[llm]\nmax_cost = 2.5\n", flags: []string{"--max-cost=none"}, want: RunConfig{}},
+		{name: "none in the environment", file: "[llm]\nmax_calls = 40\n", env: map[string]string{"CLAIMTRACE_MAX_CALLS": "none"}, want: RunConfig{}},
 		{name: "--no-cache=false over the file", file: "[llm]\nno_cache = true\n", flags: []string{"--no-cache=false"}, want: RunConfig{}},
 		{name: "--no-cache", flags: []string{"--no-cache"}, want: RunConfig{NoCache: true}},
 	} {
@@ -221,6 +222,10 @@ func TestSettingsValidate(t *testing.T) {
 		{flag: "--max-cost=-2", want: "--max-cost"},
 		{flag: "--max-calls=-1", want: "--max-calls"},
 		{flag: "--max-cost=NaN", want: "--max-cost"},
+		{file: "[llm]\nmax_cost = 0\n", want: "llm.max_cost = 0: 0 is not a budget"},
+		{file: "[llm]\nmax_calls = 0\n", want: "llm.max_calls = 0: 0 is not a budget"},
+		{flag: "--max-cost=0", want: "write none, or leave the setting out"},
+		{flag: "--max-calls=0", want: "write none, or leave the setting out"},
 	} {
 		dir := isolateLLMEnv(t)
 		cfg := filepath.Join(dir, "config.toml")

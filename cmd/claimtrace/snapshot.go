@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -144,8 +143,7 @@ func (a *app) citedURLs(path string, res *snapshotResult) ([]string, error) {
 			return nil, fmt.Errorf("reports %s: %w", path, err)
 		}
 		for _, e := range entries {
-			ext := strings.ToLower(filepath.Ext(e.Name()))
-			if !e.IsDir() && (ext == ".json" || ext == ".md" || ext == ".txt") {
+			if !e.IsDir() && report.Candidate(e.Name()) {
 				files = append(files, filepath.Join(path, e.Name()))
 			}
 		}

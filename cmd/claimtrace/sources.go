@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/pflag"
 
 	"github.com/claimtrace/claimtrace"
@@ -27,7 +25,7 @@ type sourceFlags struct {
 }
 
 func (f *sourceFlags) add(fs *pflag.FlagSet) {
-	fs.BoolVar(&f.progress, "progress", false, "print a line per cited source on stderr as it is fetched (default when stderr is a terminal)")
+	fs.BoolVar(&f.progress, "source-progress", false, "print a line per cited source on stderr as it is fetched, even when stderr is not a terminal (eval: instead of the bar of reports)")
 	fs.DurationVar(&f.timeout, "fetch-timeout", 0, "bound on the whole wait for cited sources (e.g. 5m; default: config fetch.run_timeout_seconds, 10m; 0: none); sources left are not fetched, not dead")
 	f.changed = fs.Changed
 }
@@ -45,10 +43,10 @@ func (a *app) fetchTimeout(f sourceFlags) (time.Duration, error) {
 }
 
 // sourceProgress returns what prints a line per resolved source on stderr
-// ("[3/27] http 403 https://…"), when stderr is a terminal or --progress
-// asks; nil otherwise.
+// ("[3/27] http 403 https://…"), when stderr is a terminal, or --progress
+// or --source-progress asks; nil otherwise.
 func (a *app) sourceProgress(f sourceFlags) func(eval.SourceEvent) {
-	if !f.progress && !a.stderrTerminal() {
+	if !f.progress && !a.progressFlag && !a.stderrIsTerminal() {
 		return nil
 	}
 	w := a.stderr
@@ -63,12 +61,6 @@ func (a *app) sourceProgress(f sourceFlags) func(eval.SourceEvent) {
 		}
 		fmt.Fprintf(w, "%s [%d/%d] %-10s %s%s\n", e.Task, e.Done, e.Total, shorten(status, 40), e.Target, took)
 	}
-}
-
-// stderrTerminal reports whether stderr is a terminal.
-func (a *app) stderrTerminal() bool {
-	f, ok := a.stderr.(*os.File)
-	return ok && isatty.IsTerminal(f.Fd())
 }
 
 // errNotFetched is a report some of whose sources could not be fetched:

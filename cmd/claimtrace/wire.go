@@ -30,18 +30,36 @@ import (
 // openStore opens the store named by dsn, or the configured default, and
 // closes it when the command ends.
 func (a *app) openStore(ctx context.Context, dsn string) (*store.Store, error) {
+	s, err := store.Open(ctx, a.storeDSN(dsn))
+	if err != nil {
+		return nil, err
+	}
+	a.onClose(s.Close)
+	return s, nil
+}
+
+// openExistingStore opens a store that must exist already (a reader's:
+// serve, runs, prov cited): a missing SQLite file is an error, and nothing
+// is made on disk.
+func (a *app) openExistingStore(ctx context.Context, dsn string) (*store.Store, error) {
+	s, err := store.OpenExisting(ctx, a.storeDSN(dsn))
+	if err != nil {
+		return nil, err
+	}
+	a.onClose(s.Close)
+	return s, nil
+}
+
+// storeDSN is the store a command opens: the flag's, the configuration's,
+// or <data dir>/claimtrace.db.
+func (a *app) storeDSN(dsn string) string {
 	if dsn == "" {
 		dsn = a.cfg.Store
 	}
 	if dsn == "" {
 		dsn = filepath.Join(a.cfg.DataDir, "claimtrace.db")
 	}
-	s, err := store.Open(ctx, dsn)
-	if err != nil {
-		return nil, err
-	}
-	a.onClose(s.Close)
-	return s, nil
+	return dsn
 }
 
 // fetchFlags are the flags shared by commands that read cited sources.
@@ -128,10 +146,10 @@ func (c pageCache) PutPage(ctx context.Context, p *fetch.Page) error {
 		Body: p.Body, SHA256: p.SHA256, Truncated: p.Truncated, Err: p.Err, FetchedAt: p.FetchedAt})
 }
 
-// progress returns a progress bar on stderr when it is a terminal, or nil.
+// progress returns a progress bar on stderr when it is a terminal or
+// --progress asks, or nil.
 func (a *app) progress(total int, what string) *progressbar.ProgressBar {
-	f, ok := a.stderr.(*os.File)
-	if !ok || !isatty.IsTerminal(f.Fd()) || total < 2 {
+	if !a.progressFlag && !a.stderrIsTerminal() || total < 2 {
 		return nil
 	}
 	return progressbar.NewOptions(total,
@@ -223,4 +241,11 @@ func redactDSNArg(arg string) string {
 		}
 	}
 	return arg
+}
+
+// stderrIsTerminal reports whether the command's stderr is a terminal,
+// where progress is shown without being asked.
+func (a *app) stderrIsTerminal() bool {
+	f, ok := a.stderr.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
 }

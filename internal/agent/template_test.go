@@ -40,17 +40,26 @@ You also need to follow the following rules:
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("prompt (-want +got):\n%s", diff)
 	}
+}
 
-	// The two rules are the seed's words: check them against the seed
-	// itself when it is at hand.
+// TestDefaultPromptRulesAreTheSeeds: the default prompt's rules are the
+// seed's words (appendix A.3 of the ReportBench paper, ../shared/seeds).
+func TestDefaultPromptRulesAreTheSeeds(t *testing.T) {
 	root := sharedtest.Root()
 	if root == "" {
-		return
+		t.Skip("shared data not found (../shared/data or $CLAIMTRACE_SHARED_DATA): the seeds beside it are needed to check the prompt's rules against the paper's words")
 	}
 	seed, err := os.ReadFile(filepath.Join(root, "..", "seeds", "002_465e28ad3759435d.txt"))
 	if err != nil {
-		t.Logf("seed not found, rules checked against the constants only: %v", err)
-		return
+		t.Skipf("the ReportBench seed is not beside the shared data (../shared/seeds): %v", err)
+	}
+	tm, err := agent.DefaultTemplate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := tm.Prompt(agent.PromptData{Prompt: radarPrompt, Title: radarTitle, TaskID: "2312.04861", MaxToolCalls: 5, Search: agent.SearchFunction})
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, line := range strings.Split(got, "\n")[2:5] {
 		if !strings.Contains(string(seed), line) {

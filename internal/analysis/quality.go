@@ -275,8 +275,7 @@ func ReportFiles(ds *dataset.Dataset, dir string) (files []ReportFile, skipped [
 	byTask := map[string][]string{}
 	for _, e := range entries {
 		name := e.Name()
-		ext := strings.ToLower(filepath.Ext(name))
-		if e.IsDir() || strings.HasPrefix(name, ".") || ext != ".json" && ext != ".md" && ext != ".txt" {
+		if e.IsDir() || strings.HasPrefix(name, ".") || !report.Candidate(name) {
 			continue
 		}
 		task := strings.TrimSuffix(name, filepath.Ext(name))

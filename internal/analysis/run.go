@@ -16,7 +16,7 @@
 //     budget?).
 //
 // The analyses read evaluation output directories (summary.json and
-// reports/<task>.json, see DESIGN.md) and never recompute the evaluation;
+// reports/<task>.json, see docs/design.md) and never recompute the evaluation;
 // the quality rubric reads the reports themselves.
 package analysis
 

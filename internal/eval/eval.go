@@ -344,13 +344,16 @@ type reportFile struct {
 	Path string
 }
 
-// listReports finds <task_id>.json|.md|.txt files. A task with several
-// files is an error for that task; files that are not reports are ignored.
-func (e *Evaluator) listReports() ([]reportFile, []Failure, error) {
+// listReports finds <task_id>.json|.md|.txt|.pdf|.docx files, and the
+// files of document formats that are refused (a <task_id>.doc fails with
+// what to do). A task with several files is an error for that task; other
+// files are ignored, and their names returned.
+func (e *Evaluator) listReports() ([]reportFile, []Failure, []string, error) {
 	entries, err := os.ReadDir(e.opts.ReportsDir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("eval: %w", err)
+		return nil, nil, nil, fmt.Errorf("eval: %w", err)
 	}
+	var ignored []string
 	want := map[string]bool{}
 	for _, t := range e.opts.Tasks {
 		want[t] = true
@@ -361,11 +364,11 @@ func (e *Evaluator) listReports() ([]reportFile, []Failure, error) {
 			continue
 		}
 		name := de.Name()
-		ext := strings.ToLower(filepath.Ext(name))
-		if ext != ".json" && ext != ".md" && ext != ".txt" || strings.HasPrefix(name, ".") {
+		if strings.HasPrefix(name, ".") || notReport(name) {
 			continue
 		}
-		if notReport(name) {
+		if !report.Candidate(name) {
+			ignored = append(ignored, name)
 			continue
 		}
 		id := strings.TrimSuffix(name, filepath.Ext(name))
@@ -383,7 +386,7 @@ func (e *Evaluator) listReports() ([]reportFile, []Failure, error) {
 			continue
 		}
 		if _, ok := e.opts.Dataset.Task(id); !ok {
-			fails = append(fails, Failure{Task: id, File: paths[0], Err: "no task " + id + " in the dataset; name report files <arxiv_id>.json|.md|.txt"})
+			fails = append(fails, Failure{Task: id, File: paths[0], Err: "no task " + id + " in the dataset; name report files <arxiv_id>" + report.Extensions()})
 			continue
 		}
 		// A named pipe, a device or a socket is never opened: opening
@@ -401,7 +404,8 @@ func (e *Evaluator) listReports() ([]reportFile, []Failure, error) {
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Task < files[j].Task })
 	sort.Slice(fails, func(i, j int) bool { return fails[i].Task < fails[j].Task })
-	return files, fails, nil
+	sort.Strings(ignored)
+	return files, fails, ignored, nil
 }
 
 // notReport recognises the files claimtrace itself writes beside reports:
@@ -433,7 +437,7 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 	if err := e.opts.Store.EnsureRun(ctx, e.run, "eval", string(params)); err != nil {
 		return nil, err
 	}
-	files, fails, err := e.listReports()
+	files, fails, ignored, err := e.listReports()
 	if err != nil {
 		return nil, err
 	}
@@ -507,6 +511,7 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 		}
 	}
 	sum := e.summarize(ctx, results, fails)
+	sum.Ignored = ignored
 	if err := writeJSON(filepath.Join(e.opts.OutDir, "summary.json"), sum); err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import (
 const unitGraph = "graph"
 
 // AAR holds a report's provenance metrics, computed on its provenance graph
-// (DESIGN.md's definitions), in the shape audit --json writes them
+// (docs/design.md's definitions), in the shape audit --json writes them
 // (prov.Figures), with where the graph was written.
 type AAR struct {
 	prov.Figures

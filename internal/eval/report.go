@@ -112,7 +112,7 @@ type storedReport struct {
 	retried bool
 }
 
-// reportState is one report on its way through the pipeline (DESIGN.md):
+// reportState is one report on its way through the pipeline (docs/design.md):
 // each step of report reads what the steps before it wrote here and adds its
 // own part. Every cited source is one citedSource record, made by parse and
 // carried through resolve, match, verify and provenance.

@@ -9,7 +9,7 @@ import (
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
-// Summary is OUT/summary.json. Its keys are a contract (DESIGN.md); more may
+// Summary is OUT/summary.json. Its keys are a contract (docs/design.md); more may
 // be added, none renamed.
 type Summary struct {
 	Run           string    `json:"run"`
@@ -19,6 +19,10 @@ type Summary struct {
 	Reports       int       `json:"reports"`
 	ReportsFailed int       `json:"reports_failed"`
 	Failures      []Failure `json:"failures"`
+	// Ignored names the files of the reports folder that are no report
+	// (not .json, .md, .txt, .pdf or .docx), so a run that scored nothing
+	// can say what it found.
+	Ignored []string `json:"ignored_files,omitempty"`
 
 	Citation CitationSection `json:"citation"`
 	Cited    CitedSection    `json:"cited"`

@@ -26,6 +26,11 @@ const (
 	maxPDFWidthsLen = 65536     // entries read from a font's width arrays
 )
 
+// MaxPDFPages is the number of pages whose text a PDF yields; a caller that
+// must not lose a document's end (a report and its reference list) refuses
+// a longer PDF instead of reading part of it.
+const MaxPDFPages = maxPDFPages
+
 // errPDFLimit aborts a page that exceeds a limit; text so far is kept.
 var errPDFLimit = errors.New("pdf limit reached")
 
@@ -447,8 +452,14 @@ func pageRuns(pg pdf.Page) (runs []pdfRun) {
 }
 
 // assembleRuns joins runs into lines: a vertical jump starts a new line, a
-// horizontal gap wider than a fraction of the font size is a space.
+// horizontal gap wider than a fraction of the font size is a space, and a
+// step down clearly wider than the page's usual line advance is a
+// paragraph's end (a blank line), so the text keeps the paragraphs a
+// report's reader sees (the parser splits blocks, lists and reference
+// entries at blank lines). Jumps up or far down (a new column, a figure)
+// are plain line breaks.
 func assembleRuns(runs []pdfRun) string {
+	advance := lineAdvance(runs)
 	var b strings.Builder
 	var prev *pdfRun
 	for i := range runs {
@@ -466,6 +477,9 @@ func assembleRuns(runs []pdfRun) string {
 			switch {
 			case dy > 0.5*h:
 				b.WriteByte('\n')
+				if down := (prev.y1 - r.y0) / h; advance > 0 && down > 1.35*advance && down < 4*advance {
+					b.WriteByte('\n')
+				}
 			case (gap > 0.15*h || gap < -h) && !unicode.IsSpace(last) && !unicode.IsSpace(first):
 				b.WriteByte(' ')
 			}
@@ -474,6 +488,32 @@ func assembleRuns(runs []pdfRun) string {
 		prev = r
 	}
 	return b.String()
+}
+
+// lineAdvance returns the page's usual step from one line down to the
+// next, in font sizes (the median of its line breaks), or 0 when it has
+// too few lines to tell.
+func lineAdvance(runs []pdfRun) float64 {
+	var steps []float64
+	var prev *pdfRun
+	for i := range runs {
+		r := &runs[i]
+		if r.rotated || strings.TrimSpace(r.text) == "" {
+			continue
+		}
+		if prev != nil {
+			h := math.Max(math.Max(r.size, prev.size), 1)
+			if down := prev.y1 - r.y0; down > 0.5*h {
+				steps = append(steps, down/h)
+			}
+		}
+		prev = r
+	}
+	if len(steps) < 3 {
+		return 0
+	}
+	sort.Float64s(steps)
+	return steps[len(steps)/2]
 }
 
 // printable drops control characters other than spaces and tabs.
@@ -504,16 +544,39 @@ var hyphenBreak = regexp.MustCompile(`[\p{L}-]*\p{Ll}-\n\p{Ll}`)
 
 // fixPDFText maps ligatures and rejoins words hyphenated at line ends:
 // "exam-\nple" becomes "example", while a compound that already has a
-// hyphen keeps it ("state-of-\nthe-art" becomes "state-of-the-art").
+// hyphen keeps it ("state-of-\nthe-art" becomes "state-of-the-art"), and
+// so does a URL, which a line broke at one of its own hyphens
+// ("…/glm-\nresearch-notes" becomes "…/glm-research-notes").
 func fixPDFText(s string) string {
 	s = ligatures.Replace(s)
-	return hyphenBreak.ReplaceAllStringFunc(s, func(m string) string {
+	locs := hyphenBreak.FindAllStringIndex(s, -1)
+	if locs == nil {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	prev := 0
+	for _, l := range locs {
+		m := s[l[0]:l[1]]
 		head, tail, _ := strings.Cut(m, "-\n")
-		if strings.Contains(head, "-") {
-			return head + "-" + tail
+		b.WriteString(s[prev:l[0]])
+		if strings.Contains(head, "-") || inURL(s, l[0]) {
+			b.WriteString(head + "-" + tail)
+		} else {
+			b.WriteString(head + tail)
 		}
-		return head + tail
-	})
+		prev = l[1]
+	}
+	b.WriteString(s[prev:])
+	return b.String()
+}
+
+// inURL reports whether offset i of s is inside a URL: the run of
+// non-space text holding it starts with a scheme or "www.".
+func inURL(s string, i int) bool {
+	start := strings.LastIndexAny(s[:i], " \t\n") + 1
+	tok := strings.ToLower(s[start:i])
+	return strings.Contains(tok, "://") || strings.HasPrefix(tok, "www.")
 }
 
 var abstractHeading = regexp.MustCompile(`(?im)^\s*(abstract|a b s t r a c t)\b`)

@@ -133,7 +133,7 @@ func TestExtractPDF(t *testing.T) {
 				t.Errorf("Kind=%q Wall=%q Title=%q", c.Kind, c.Wall, c.Title)
 			}
 			for _, want := range []string{
-				"Attention Is All You Need\nAshish Vaswani Noam Shazeer\nAbstract\n",
+				"Attention Is All You Need\nAshish Vaswani Noam Shazeer\n\nAbstract\n",
 				"The dominant sequence transduction models are\nefficient and the Transformer is an example of attention.\n",
 				"final results flow from it.",
 				"arXiv:1706.03762v7 [cs.CL] 2 Aug 2023",
@@ -267,6 +267,10 @@ func TestPDFHelpers(t *testing.T) {
 	if got := fixPDFText("e\uFB03cient \uF001nal \uFB02ow state-of-\nthe-art exam-\nple Self-\nAttention"); got != "efficient final flow state-of-the-art example Self-\nAttention" {
 		t.Errorf("fixPDFText = %q", got)
 	}
+	// A URL broken at one of its own hyphens keeps it.
+	if got := fixPDFText("Available: https://zhipuai.example.cn/notes/glm-\nresearch-notes.html and www.example.org/heat-\npumps, an exam-\nple"); got != "Available: https://zhipuai.example.cn/notes/glm-research-notes.html and www.example.org/heat-pumps, an example" {
+		t.Errorf("fixPDFText = %q", got)
+	}
 }
 
 func FuzzPDF(f *testing.F) {
@@ -286,4 +290,48 @@ func FuzzPDF(f *testing.F) {
 			t.Fatalf("invalid UTF-8 in text or title")
 		}
 	})
+}
+
+// TestPDFParagraphs: a step down clearly wider than the page's usual line
+// advance ends a paragraph (a blank line in the text); a double-spaced
+// page has none, and a jump to the top of the next column is a line break.
+func TestPDFParagraphs(t *testing.T) {
+	page := func(lines ...string) []byte {
+		content := "BT /F1 10 Tf 1 0 0 1 72 700 Tm\n" + strings.Join(lines, "\n") + "\nET"
+		return buildPDF([]string{
+			"<< /Type /Catalog /Pages 2 0 R >>",
+			"<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] >>",
+			"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+			"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 1 /LastChar 126 /Widths " + widths() + " >>",
+			stream(content),
+		}, 0)
+	}
+	for _, tt := range []struct {
+		name string
+		pdf  []byte
+		want string
+	}{
+		{"single spacing with paragraph gaps", page(
+			"(First paragraph, line one) Tj 0 -12 Td (line two.) Tj 0 -12 Td (line three.) Tj",
+			"0 -22 Td (Second paragraph starts) Tj 0 -12 Td (and ends.) Tj",
+			"0 -22 Td ([1] A. Author, 2020.) Tj 0 -12 Td ([2] B. Author, 2021.) Tj"),
+			"First paragraph, line one\nline two.\nline three.\n\nSecond paragraph starts\nand ends.\n\n[1] A. Author, 2020.\n[2] B. Author, 2021."},
+		{"double spacing", page(
+			"(Line one of a) Tj 0 -24 Td (double-spaced) Tj 0 -24 Td (manuscript) Tj 0 -24 Td (page.) Tj"),
+			"Line one of a\ndouble-spaced\nmanuscript\npage."},
+		{"a jump to the next column", page(
+			"(Column one, line one) Tj 0 -12 Td (line two) Tj 0 -12 Td (line three) Tj",
+			"1 0 0 1 320 700 Tm (column two goes on) Tj 0 -12 Td (and ends.) Tj"),
+			"Column one, line one\nline two\nline three\ncolumn two goes on\nand ends."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Extract(&Page{URL: "https://example.org/p.pdf", Status: 200, ContentType: "application/pdf", Body: tt.pdf})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Text != tt.want {
+				t.Errorf("text:\n%q\nwant\n%q", c.Text, tt.want)
+			}
+		})
+	}
 }

@@ -21,7 +21,7 @@ import (
 	"github.com/claimtrace/claimtrace/internal/inputfile"
 )
 
-// Snapshot directory layout (DESIGN.md, "Snapshot directory").
+// Snapshot directory layout (docs/design.md, "Snapshot directory").
 const (
 	IndexFile = "index.jsonl"
 	PagesDir  = "pages"

@@ -205,7 +205,7 @@ func TestEvaluateJudgeError(t *testing.T) {
 	}
 }
 
-// TestEvaluationJSON pins the `judge eval --json` contract of DESIGN.md.
+// TestEvaluationJSON pins the `judge eval --json` contract of docs/design.md.
 func TestEvaluationJSON(t *testing.T) {
 	ev := Summarize([]Outcome{
 		{Pair: labels.Pair{Dataset: "wice", Label: sup}, Predicted: sup},

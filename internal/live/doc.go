@@ -15,7 +15,7 @@
 // verdict, its strength ν and the verbatim evidence go on the edge.
 //
 // The claim is then gated, so that the agent can revise it before writing
-// it, when its provenance is incomplete (DESIGN.md's PCov definition: no
+// it, when its provenance is incomplete (docs/design.md's PCov definition: no
 // source reaches it, a source on its path is unresolved, or a reasoning step
 // on its path has no input) or when none of its direct source supports has
 // ν > τ, which includes a claim with no direct source support at all: with

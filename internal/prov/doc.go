@@ -21,7 +21,7 @@
 //
 // # Metrics
 //
-// Compute (or Index.Metrics) follows DESIGN.md's precise definitions:
+// Compute (or Index.Metrics) follows docs/design.md's precise definitions:
 //
 //   - π(c) is every node with a directed path to claim c; S_c and R_c are
 //     its sources and reasoning steps. π(c) is complete when it holds at

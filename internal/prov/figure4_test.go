@@ -32,7 +32,7 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata")
 //   - "leaves c2/c3 ungrounded", "only c1 is valid; c2 and c3 are
 //     hallucinated or contradicted": c2 and c3 have no incoming edge, so
 //     their provenance is not complete and PCov = 1/3.
-//   - The two hidden contradictions (s3 ↔ c1, s4 ↔ c3) become, in DESIGN.md's
+//   - The two hidden contradictions (s3 ↔ c1, s4 ↔ c3) become, in docs/design.md's
 //     terms, K = two pairs of sources that disagree about one entity: s1
 //     (accuracy gain) vs s3 (no gain) about "answer accuracy", and s2 (gains
 //     hold across model sizes) vs s4 (they vanish at 70B) about "model

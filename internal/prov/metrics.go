@@ -123,7 +123,7 @@ type ClaimMetrics struct {
 }
 
 // Metrics are the AAR measures of one report (AAR §4.3 as made precise in
-// DESIGN.md), with the per-claim detail they aggregate.
+// docs/design.md), with the per-claim detail they aggregate.
 type Metrics struct {
 	Tau float64 `json:"tau"`
 	// Claims is |C|.

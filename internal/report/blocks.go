@@ -183,6 +183,9 @@ func buildBlocks(text string, lines []line) []block {
 			open = -1
 			continue
 		}
+		if open >= 0 && blocks[open].kind == blockPara && gluedTitle(trimmed) > 0 {
+			open = -1 // "References [1] …" glued by a converter starts the list's block
+		}
 		if open >= 0 && blocks[open].kind != blockTableRow && blocks[open].kind != blockTableSep {
 			blocks[open].last = i
 			_, blocks[open].end = trimSpan(text, blocks[open].start, ln.end)

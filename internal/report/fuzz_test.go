@@ -20,6 +20,9 @@ func FuzzParse(f *testing.F) {
 		"(Smith et\nal., 2020 (Smith, 2020) Smith & (2020) et al. (2020) ((2020)) (, 2020) (Smith, 2020\n\n- Smith, J. (2020). S.",
 		"<img src=\"https://x.ai/logo.png\"/>\n\nA [^1] <span style=\"display:none\">[^1]</span> <a href='https://a.b'>t</a> $[1, 3] \\times [0, 1]$ x ∈ [1, 3] $5 and $6 [2]\n\nNotes:\n1. See [1].\n| a | b |\n\n[^1]: https://a.b/c?d=1\\&e=2 https://w.org/wiki/A–B\n\nAnswer from Perplexity: pplx.ai/share",
 		"References\n\n[1] A. B, \"T,\" 2019. [2] C. D, \"U,\" 2020. [4] E. [3] F.\n\n## Further reading\n1. T, 2020.\n\n[1] https://a.b",
+		"x [1] [2] [3]\n\nReferences\n[1] A, 2024. https://a.b/c-\nd-e/ [Accessed 2025-08-25].[2] B. In: CVPR3. Ali W. T. 2020\n315. [4] C\f\n\n1.\nD 2.E\n",
+		"x [1]。\n前文。\n参考文献： [1]\nhttps://a.b/c/d_e\n_f [2]\nhttps://a.b/x-\nY-z.pdf\n\nReferences [1] A. [2] B.",
+		"x [^1]\n\n[^1]: https://a.b/4995/Teacher Resources/ESOL Matrix.pdf\n\n## Sources\n\n关键引用：\n\ntext-align: center\n\nNote: x\n\n- https://a.b/x- y- z/ https://c.d/research/not\nes/e.html",
 	} {
 		f.Add(s)
 	}
@@ -42,6 +45,13 @@ func FuzzDecode(f *testing.F) {
 	f.Add("a.json", []byte(`{"choices": [{"message": {"content": "x"}, "finish_reason": "stop"}]}`))
 	f.Add("a.md", []byte("\xef\xbb\xbf# x"))
 	f.Add("a.txt", []byte("\xff"))
+	f.Add("a.pdf", []byte("%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF"))
+	f.Add("a.md", []byte("%PDF-1.7 then garbage"))
+	f.Add("a.docx", []byte("PK\x03\x04\x14\x00garbage"))
+	f.Add("a.doc", []byte("\xd0\xcf\x11\xe0"))
+	if b, err := os.ReadFile("../document/testdata/links.pandoc.docx"); err == nil {
+		f.Add("a.docx", b)
+	}
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
 		text, err := Decode(name, data)
 		if err != nil {

@@ -21,7 +21,7 @@ const MaxReportBytes = 16 << 20
 
 // textKeys are the JSON fields that may hold a report's text, in order of
 // preference. The first six are the reports-directory contract
-// (DESIGN.md); "article" is DeepResearch Bench's field, "report" and
+// (docs/design.md); "article" is DeepResearch Bench's field, "report" and
 // "answer" are common in agent outputs.
 var textKeys = []string{"response", "content", "text", "message", "output", "result", "article", "report", "answer"}
 
@@ -32,9 +32,13 @@ var textKeys = []string{"response", "content", "text", "message", "output", "res
 // answer), as a string, as {"content": "…"} / {"text": "…"}, or as a list of
 // content blocks ([{"type": "text", "text": "…"}], OpenAI Responses
 // "output"); an OpenAI chat completion (choices[0].message.content) and a
-// Gemini response (candidates[0].content.parts) are read too. Any other file
-// (<id>.md, <id>.txt) is the text itself. A leading byte-order mark is
-// dropped.
+// Gemini response (candidates[0].content.parts) are read too. A <id>.pdf
+// or <id>.docx is read by package document: the text of the PDF's text
+// layer, or the Word document as Markdown-like text; the claims' and
+// citations' byte spans index that text (`claimtrace parse --text FILE`
+// prints it). Any other file (<id>.md, <id>.txt) is the text itself, unless
+// its first bytes are a PDF's or a zip's; a .doc, .odt, .rtf, .pages or
+// .epub is refused with what to do. A leading byte-order mark is dropped.
 //
 // Errors name the file and wrap claimtrace.ErrTooLarge (over MaxReportBytes,
 // checked before reading), claimtrace.ErrInvalid (not a regular file, invalid
@@ -56,10 +60,14 @@ func LoadMax(path string, max int64) (string, error) {
 }
 
 // Decode applies Load's rules to a report already read; name is the file
-// name (its extension selects JSON or plain text) and appears in errors.
+// name (its extension selects JSON, plain text, PDF or Word) and appears in
+// errors.
 func Decode(name string, data []byte) (string, error) {
 	if len(data) > MaxReportBytes {
 		return "", fmt.Errorf("report %s: over the %d-byte limit: %w", name, MaxReportBytes, claimtrace.ErrTooLarge)
+	}
+	if text, ok, err := decodeDocument(name, data); ok {
+		return text, err
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if off := invalidUTF8(data); off >= 0 {

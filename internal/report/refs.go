@@ -3,7 +3,6 @@ package report
 import (
 	"regexp"
 	"strings"
-	"unicode"
 
 	"github.com/claimtrace/claimtrace/internal/biblio"
 )
@@ -27,7 +26,7 @@ func (e entry) identified() bool { return e.url != "" || e.doi != "" || e.arxiv 
 
 // refHeading matches the titles of reference sections, in the languages
 // the reports come in.
-var refHeading = regexp.MustCompile(`(?i)^(?:[\w-]+\s+){0,2}(?:references?|reference list|sources?|sources cited|cited sources|bibliography|works cited|citations|cited works|literature cited|further reading|notes|footnotes|links)$|^(?:参考文献|参考资料|参考来源|引用来源|资料来源|信息来源|来源|引用|引用的著作|引用文献|文献|出处|參考文獻|參考資料|資料來源|引用的著作|参考文献リスト|出典)$`)
+var refHeading = regexp.MustCompile(`(?i)^(?:[\w-]+\s+){0,2}(?:references?|reference list|sources?|sources cited|cited sources|bibliography|works cited|citations|cited works|literature cited|further reading|notes|footnotes|links|key citations)$|^(?:参考文献|关键引用|主要引用|参考资料|参考来源|引用来源|资料来源|信息来源|来源|引用|引用的著作|引用文献|文献|出处|參考文獻|參考資料|資料來源|引用的著作|参考文献リスト|出典)$`)
 
 // refHeadingText reports whether a heading (or a short line on its own)
 // titles a reference section, ignoring markdown emphasis, numbering and a
@@ -72,7 +71,7 @@ var refPlainTitles = map[string]bool{
 	"references": true, "reference": true, "reference list": true, "sources": true, "source": true,
 	"sources cited": true, "cited sources": true, "bibliography": true, "works cited": true,
 	"citations": true, "cited works": true, "literature cited": true, "further reading": true,
-	"notes": true, "footnotes": true, "links": true,
+	"notes": true, "footnotes": true, "links": true, "key citations": true, "关键引用": true, "主要引用": true,
 	"参考文献": true, "参考资料": true, "参考来源": true, "引用来源": true, "资料来源": true, "信息来源": true,
 	"来源": true, "引用": true, "引用的著作": true, "引用文献": true, "文献": true, "出处": true,
 	"參考文獻": true, "參考資料": true, "資料來源": true, "参考文献リスト": true, "出典": true,
@@ -91,11 +90,14 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 	for i := 0; i < len(blocks); i++ {
 		b := blocks[i]
 		level := -1
+		first := i + 1 // the section's first block of entries
 		switch {
 		case b.kind == blockHeading && refHeadingText(text[b.start:b.end]):
 			level = b.level
 		case (b.kind == blockPara || b.kind == blockItem) && b.first == b.last && refPlainTitle(text[b.start:b.end]):
 			level = plainTitleLevel
+		case b.kind == blockPara && gluedTitle(text[b.start:b.end]) > 0:
+			level, first = plainTitleLevel, i // "References [1] A. Author …": the title glued to the list
 		default:
 			continue
 		}
@@ -105,7 +107,7 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 		for j < len(blocks) && !(blocks[j].kind == blockHeading && (level == plainTitleLevel || blocks[j].level <= level)) && !blocks[j].trailer {
 			j++
 		}
-		if looksLikeEntries(text, blocks[i+1:j]) {
+		if looksLikeEntries(text, blocks[first:j]) {
 			sections = append(sections, [2]int{i, j})
 			i = j - 1
 		}
@@ -142,6 +144,14 @@ func findReferenceSections(text string, blocks []block) [][2]int {
 			continue
 		}
 		if isURLOnly(t) {
+			start = k
+			continue
+		}
+		if nl := strings.IndexByte(t, '\n'); nl > 0 && isURLOnly(t[:nl]) && labelLines(t[nl+1:]) > 0 {
+			// A URL line glued to the "[n]" lines below it (no blank line
+			// where a PDF's page ended).
+			bracketed += labelLines(t)
+			single = ""
 			start = k
 			continue
 		}
@@ -255,6 +265,9 @@ func notEntry(text string, b block) bool {
 		return true
 	}
 	t := text[b.start:b.end]
+	if at := gluedTitle(t); at > 0 {
+		t = t[at:]
+	}
 	n, _, _ := labelLen(t)
 	return n == 0 && !strings.Contains(t, "\n") && citesInline(t)
 }
@@ -278,18 +291,46 @@ func proseCitingMany(text string, b block) bool {
 // (and at least one) look like bibliography entries, so a "Data sources"
 // or "Notes" section of prose, bullets or tables is not taken for a
 // reference list, whatever its heading.
+//
+// A block that only continues a glued "[n]" list (it starts inside an
+// entry and holds the next numbers in sequence, "Lindqvist, “Small…” 2024.
+// [10] T. Iyer …") counts as entries; a block without text (the form feed
+// a converter puts between pages) or a fragment does not count.
 func looksLikeEntries(text string, bs []block) bool {
 	n, yes := 0, 0
+	var seq numbering
 	for _, b := range bs {
-		if b.kind == blockRule || b.kind == blockTableSep {
+		if b.kind == blockRule || b.kind == blockTableSep || b.start >= b.end || b.kind == blockPara && fragment(text[b.start:b.end]) {
 			continue
 		}
 		n++
-		if entryLike(text, b) {
+		continued := false
+		if b.kind == blockPara || b.kind == blockItem {
+			t := text[b.start:b.end]
+			if at := gluedTitle(t); at > 0 {
+				t = t[at:]
+			}
+			from := 0
+			if style, v, k := lineLabel(t); style == styleBracket {
+				continued = seq.style == styleBracket && v == seq.next
+				seq, from = numbering{styleBracket, v + 1}, k
+			}
+			var cuts []int
+			cuts, seq = sequenceCuts(t, from, seq)
+			continued = continued || len(cuts) > 0
+		}
+		if continued || entryLike(text, b) {
 			yes++
 		}
 	}
 	return n > 0 && yes*2 >= n
+}
+
+// fragment reports whether a block is a scrap of a line that a converter
+// cut off ("Energy", "Build.", "2023;288:113012."): fewer than three words
+// and no URL. It is neither an entry nor prose.
+func fragment(t string) bool {
+	return len(t) < 40 && len(strings.Fields(t)) < 3 && !strings.Contains(t, "://")
 }
 
 // entryLike reports whether a block looks like a bibliography entry: a
@@ -301,6 +342,9 @@ func looksLikeEntries(text string, bs []block) bool {
 // are not entries.
 func entryLike(text string, b block) bool {
 	t := text[b.start:b.end]
+	if at := gluedTitle(t); at > 0 {
+		t = t[at:] // "References [1] …": the list starts at its label
+	}
 	switch {
 	case b.kind == blockDef:
 		return true
@@ -324,6 +368,9 @@ func entryLike(text string, b block) bool {
 		return false
 	}
 	n, _, _ := labelLen(t)
+	if style, _, k := lineLabel(t); n == 0 && style == styleDot {
+		n = k // "8." on a line of its own above the entry, as converters write it
+	}
 	body := t[n:]
 	return strings.Contains(body, "et al") || strings.ContainsAny(body, "“\"《「") || venueRE.MatchString(body) ||
 		authorLike(sentenceSegments(body)[0]) || (n > 0 || b.kind == blockItem) && len(body) < 300 && (fieldCount(body) >= 3 || titleYear.MatchString(body))
@@ -516,11 +563,22 @@ func scanLabels(t string, labels *[]string) (n, count, first int) {
 }
 
 // isURLOnly reports whether a block is a single URL (the ChatGPT export
-// repeats each reference's URL on a line of its own).
+// repeats each reference's URL on a line of its own), one that a PDF's
+// line wraps broke over several lines included.
 func isURLOnly(t string) bool {
 	t = strings.TrimSpace(t)
-	l := strings.ToLower(t)
-	return (strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "<http")) && !strings.ContainsAny(t, " \t\n")
+	l := asciiLower(t[:min(len(t), 8)])
+	if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") && !strings.HasPrefix(l, "<http") {
+		return false
+	}
+	if !strings.ContainsAny(t, " \t\n") {
+		return true
+	}
+	if t[0] == '<' {
+		return false
+	}
+	_, end := entryURL(t, 0)
+	return end == len(t)
 }
 
 // parseEntries splits reference sections and definition blocks into
@@ -560,6 +618,7 @@ func defEntry(text string, lines []line, b block) entry {
 func sectionEntries(text string, lines []line, bs []block) []entry {
 	var entries []entry
 	var cur *entry
+	var seq numbering // the list's numbering, followed across lines and blocks
 	labelled := false
 	gap := false
 	contentStart := 0
@@ -569,8 +628,9 @@ func sectionEntries(text string, lines []line, bs []block) []entry {
 		}
 		_, cur.end = trimSpan(text, cur.start, cur.end)
 		// A bare marker ("- " alone) trims to before its content start.
-		fillEntry(cur, text[min(contentStart, cur.end):cur.end])
-		if cur.start < cur.end {
+		content := text[min(contentStart, cur.end):cur.end]
+		fillEntry(cur, content)
+		if cur.start < cur.end && !(len(cur.labels) == 0 && !cur.identified() && notAWork(content)) {
 			entries = append(entries, *cur)
 		}
 		cur = nil
@@ -589,13 +649,22 @@ func sectionEntries(text string, lines []line, bs []block) []entry {
 		if bi == 0 && b.first == b.last && refHeadingText(text[b.start:b.end]) {
 			continue // the section's own title line
 		}
-		for _, ln := range splitGlued(text, lines[b.first:b.last+1]) {
+		for _, sg := range splitGlued(text, lines[b.first:b.last+1], &seq) {
+			ln := sg.line
 			t := text[ln.content:ln.end]
+			if sg.title {
+				continue // "References" glued before the list's first label
+			}
 			if strings.TrimSpace(t) == "" {
 				gap = true
 				continue
 			}
-			labels, n, marker := entryStart(t, b.kind == blockDef && ln.start == lines[b.first].start, b.label)
+			var labels []string
+			var n int
+			var marker string
+			if !sg.cont {
+				labels, n, marker = entryStart(t, b.kind == blockDef && ln.start == lines[b.first].start, b.label)
+			}
 			if n > 0 || marker != "" {
 				flush()
 				if len(labels) > 0 {
@@ -619,77 +688,6 @@ func sectionEntries(text string, lines []line, bs []block) []entry {
 	}
 	flush()
 	return entries
-}
-
-// gluedCuts returns where the entries of a numbered reference list glued
-// into one line start after the first ("[1] A. Author … 2019. [2] B. Author
-// …", as PDF-to-text conversion writes it): each next number in sequence,
-// after a blank. It returns nil when t does not start with a number label.
-func gluedCuts(t string) []int {
-	n, count, next := labelLen(t)
-	if n == 0 || count != 1 {
-		return nil
-	}
-	var cuts []int
-	for i := n; ; {
-		next++
-		at := labelAt(t, i, next)
-		if at < 0 || at > 0 && t[at-1] != ' ' && t[at-1] != '\t' {
-			return cuts
-		}
-		cuts = append(cuts, at)
-		i = at + 1
-	}
-}
-
-// labelAt returns the offset of the first "[n]" in t[i:], or -1.
-func labelAt(t string, i, n int) int {
-	for {
-		k := strings.IndexByte(t[i:], '[')
-		if k < 0 {
-			return -1
-		}
-		i += k + 1
-		v, j := 0, i
-		for j < len(t) && j-i < 5 && t[j] >= '0' && t[j] <= '9' {
-			v = 10*v + int(t[j]-'0')
-			j++
-		}
-		if j > i && j < len(t) && t[j] == ']' && v == n && t[i] != '0' {
-			return i - 1
-		}
-	}
-}
-
-// splitGlued returns a block's lines with each glued reference list line
-// (see gluedCuts) split into one line an entry.
-func splitGlued(text string, lines []line) []line {
-	var out []line
-	for k, ln := range lines {
-		cuts := gluedCuts(text[ln.content:ln.end])
-		if len(cuts) == 0 {
-			if out != nil {
-				out = append(out, ln)
-			}
-			continue
-		}
-		if out == nil {
-			out = append(make([]line, 0, len(lines)+len(cuts)), lines[:k]...)
-		}
-		prev := ln
-		for _, c := range cuts {
-			at := ln.content + c
-			_, e := trimSpan(text, prev.content, at)
-			prev.end = e
-			out = append(out, prev)
-			prev = line{start: at, content: at, end: ln.end}
-		}
-		out = append(out, prev)
-	}
-	if out == nil {
-		return lines
-	}
-	return out
 }
 
 // continuesEntry reports whether line li continues the current entry of
@@ -731,6 +729,10 @@ func entryStart(t string, def bool, defLabel string) ([]string, int, string) {
 		// in the content, where it gives the URL.
 		n, _ := numberLabel(m[1])
 		return []string{n}, 0, "[" + m[1] + "]"
+	}
+	if style, v, n := lineLabel(t); style == styleDot && listMarker(t) == 0 {
+		// "1." alone on its line, or glued to the entry ("2.Sager J").
+		return []string{itoa(v)}, n, strings.TrimSpace(t[:n])
 	}
 	if n := listMarker(t); n > 0 {
 		m := strings.TrimSpace(t[:n])
@@ -803,23 +805,7 @@ func findEntryURLs(s string) []entryLink {
 				continue
 			}
 		case isURLStart(low, i):
-			end := bareURLEnd(s, i, len(s))
-			u := s[i:end]
-			// Rejoin a URL broken by one space.
-			for end < len(s) && (s[end] == ' ') {
-				next := end + 1
-				nend := next
-				for nend < len(s) && !isSpaceByte(s[nend]) {
-					nend++
-				}
-				tok := s[next:nend]
-				if !continuesURL(u, tok) {
-					break
-				}
-				tokEnd := bareURLEnd(s, next, nend)
-				u += s[next:tokEnd]
-				end = tokEnd
-			}
+			u, end := entryURL(s, i)
 			t := biblio.TrimURLTail(u)
 			out = append(out, entryLink{url: unescapeURL(t), start: i, end: end - (len(u) - len(t))})
 			i = end
@@ -828,29 +814,6 @@ func findEntryURLs(s string) []entryLink {
 		i++
 	}
 	return out
-}
-
-// continuesURL reports whether tok, found after a space, is the rest of a
-// URL that a line wrap or an extraction broke: it starts with a path or
-// query character, or the URL ends with a separator and tok looks like a
-// path ("to/file.pdf", "org/10.1145/…").
-func continuesURL(u, tok string) bool {
-	if tok == "" || tok == "-" || tok == "–" || tok == "—" || tok == "|" {
-		return false
-	}
-	for _, r := range tok {
-		if r >= 0x80 || unicode.IsSpace(r) {
-			return false
-		}
-	}
-	if strings.ContainsAny(tok[:1], "/?&=#%") {
-		return true
-	}
-	last := u[len(u)-1]
-	if strings.IndexByte("/-_.=&?", last) < 0 {
-		return false
-	}
-	return strings.ContainsAny(tok, "/.=&%_") && !strings.ContainsAny(tok, "()[]\"'")
 }
 
 // stripURLs removes the URLs found in s (keeping markdown link texts), and

@@ -45,11 +45,11 @@ func Dir(tb testing.TB, sub string) string {
 	tb.Helper()
 	root := Root()
 	if root == "" {
-		tb.Skip("shared data not found: place it at ../shared/data beside the project or set CLAIMTRACE_SHARED_DATA")
+		tb.Skip("shared data not found: place it at ../shared/data beside the project or set CLAIMTRACE_SHARED_DATA (get it: go run ./cmd/claimtrace data pull --dir ../shared/data)")
 	}
 	p := filepath.Join(root, sub)
 	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("shared data %s not found: %v", sub, err)
+		tb.Skipf("shared data %s not found: %v (get it: go run ./cmd/claimtrace data pull --dir %s)", sub, err, root)
 	}
 	return p
 }
