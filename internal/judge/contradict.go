@@ -543,8 +543,7 @@ func surface(text string, run []frameToken) string {
 // same frame — the word before or after it is the claim's — unless the
 // clause also swaps the two sides of the comparison ("A is faster than
 // B" / "B is slower than A"). Claim words are read in order and each
-// word's antonyms in the order of antonymPairs, so the cue is the same on
-// every run.
+// word's opposites in sorted order, so the cue is the same on every run.
 func (j *Offline) directionConflict(ci *claimInfo, src string, sentence, clause []passage.Token) string {
 	in := make(map[string]bool, len(clause))
 	for _, t := range clause {
@@ -562,7 +561,7 @@ func (j *Offline) directionConflict(ci *claimInfo, src string, sentence, clause 
 		if t.number || in[t.term] {
 			continue
 		}
-		for _, a := range j.antonyms[t.term] {
+		for _, a := range j.opposites.Of(t.term) {
 			if !in[a] || inClaim[a] {
 				continue
 			}

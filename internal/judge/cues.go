@@ -71,44 +71,6 @@ func comparing(text string, toks []passage.Token) bool {
 	return false
 }
 
-// antonymPairs are word pairs whose swap reverses a claim. Both sides are
-// stemmed when a judge is built.
-var antonymPairs = [][2]string{
-	{"increase", "decrease"}, {"increase", "decline"}, {"increase", "reduce"}, {"rise", "fall"},
-	{"rise", "drop"}, {"grow", "shrink"}, {"gain", "loss"}, {"gain", "lose"}, {"higher", "lower"},
-	{"more", "less"}, {"more", "fewer"}, {"larger", "smaller"}, {"largest", "smallest"},
-	{"bigger", "smaller"}, {"above", "below"}, {"before", "after"}, {"earlier", "later"},
-	{"first", "last"}, {"maximum", "minimum"}, {"majority", "minority"}, {"positive", "negative"},
-	{"win", "lose"}, {"won", "lost"}, {"success", "failure"}, {"succeed", "fail"},
-	{"accept", "reject"}, {"approve", "reject"}, {"allow", "prohibit"}, {"allow", "ban"},
-	{"legal", "illegal"}, {"true", "false"}, {"alive", "dead"}, {"male", "female"},
-	{"north", "south"}, {"east", "west"}, {"strong", "weak"}, {"fast", "slow"},
-	{"high", "low"}, {"long", "short"}, {"old", "young"}, {"old", "new"}, {"rich", "poor"},
-	{"best", "worst"}, {"better", "worse"}, {"open", "close"}, {"start", "end"},
-	{"include", "exclude"}, {"support", "oppose"}, {"agree", "disagree"}, {"same", "different"},
-	{"efficient", "inefficient"}, {"effective", "ineffective"}, {"safe", "unsafe"},
-	{"significant", "insignificant"}, {"present", "absent"}, {"public", "private"},
-	{"internal", "external"}, {"upper", "lower"}, {"overestimate", "underestimate"},
-	{"rose", "fell"}, {"rose", "drop"}, {"rose", "decline"}, {"rise", "decline"}, {"raise", "lower"},
-	{"raise", "reduce"}, {"grew", "shrank"}, {"grow", "decline"}, {"expand", "shrink"}, {"expand", "shrank"},
-	{"improve", "worsen"}, {"improve", "impair"}, {"highest", "lowest"}, {"outperform", "underperform"},
-	{"faster", "slower"}, {"longer", "shorter"}, {"greater", "smaller"}, {"gain", "lost"},
-	{"increase", "lower"}, {"increase", "drop"}, {"increase", "fell"}, {"rose", "decrease"},
-	{"enhance", "reduce"}, {"enhance", "impair"}, {"upregulate", "downregulate"}, {"promote", "inhibit"},
-	{"promote", "suppress"}, {"activate", "inhibit"}, {"stronger", "weaker"}, {"older", "younger"},
-}
-
-// antonymIndex maps a stemmed word to the stems of its antonyms.
-func antonymIndex(an *passage.Analyzer) map[string][]string {
-	m := make(map[string][]string)
-	for _, p := range antonymPairs {
-		a, b := an.Stem(p[0]), an.Stem(p[1])
-		m[a] = append(m[a], b)
-		m[b] = append(m[b], a)
-	}
-	return m
-}
-
 // entities returns the claim's named entities, each as its content terms:
 // runs of capitalized words and acronyms. A lone capitalized word that
 // opens the claim is skipped ("Parents may…"), unless it is an acronym or

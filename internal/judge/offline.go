@@ -47,6 +47,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/judge/passage"
+	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
 // OfflineName is the Judge field of the Offline judge's verdicts.
@@ -59,9 +60,11 @@ const candidates = 5
 // Offline is the deterministic, network-free judge. It is safe for
 // concurrent use.
 type Offline struct {
-	cal      Calibration
-	opt      passage.Options
-	antonyms map[string][]string
+	cal Calibration
+	opt passage.Options
+	// opposites are the stems of opposite meaning (WordNet's antonyms
+	// and the quantifier opposites, lexical.OppositeTable).
+	opposites *lexical.Opposites
 }
 
 // NewOffline returns an offline judge using cal (see DefaultCalibration).
@@ -84,7 +87,7 @@ func NewDefaultOffline() (*Offline, error) {
 }
 
 func newOffline(cal Calibration) *Offline {
-	return &Offline{cal: cal, opt: passage.Options{Window: cal.Window}, antonyms: antonymIndex(passage.NewAnalyzer())}
+	return &Offline{cal: cal, opt: passage.Options{Window: cal.Window}, opposites: lexical.OppositeTable()}
 }
 
 // Calibration returns the judge's calibration.
