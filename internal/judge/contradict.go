@@ -2,11 +2,13 @@ package judge
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/claimtrace/claimtrace/internal/judge/passage"
+	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
 // Kinds of contradiction the offline judge recognises.
@@ -62,7 +64,21 @@ func (j *Offline) findConflict(ix *passage.Index, ci *claimInfo, ps []passage.Pa
 	src := ix.Text()
 	toks := ix.SentenceTokens(best)
 	c := conflict{sent: best}
-	cover := func(extra int) float64 { return math.Min(1, ratio(bestHits+extra, len(ci.terms))) }
+	// The claim's quantities count as claim words: one the sentence
+	// states, or rivals with a quantity of the same kind, is a word it
+	// repeats ("six hours" / "four hours").
+	qHits := 0
+	if len(ci.quantities) > 0 {
+		ev := sentenceQuantities(src, toks)
+		for _, q := range ci.quantities {
+			if slices.ContainsFunc(ev, func(e quantity) bool { return lexical.Agree(q, e) || lexical.SameKind(q, e) }) {
+				qHits++
+			}
+		}
+	}
+	cover := func(extra int) float64 {
+		return math.Min(1, ratio(bestHits+qHits+extra, len(ci.terms)+len(ci.quantities)))
+	}
 	if d := numberConflict(ci, src, toks); d != "" {
 		c.kind, c.detail, c.cover = conflictNumber, d, cover(0)
 		return c
@@ -212,23 +228,25 @@ func clauses(src string, toks []passage.Token) [][]passage.Token {
 }
 
 // numberConflict reports a claim quantity that the aligned sentence states
-// otherwise: the sentence lacks it (also as a unit conversion, a
-// percentage written as a fraction, or a value inside a range it gives)
-// and holds a quantity of the same kind — the same unit, or both bare
-// numbers after the same word ("a batch size of 32").
+// otherwise: the sentence does not state it (lexical.StatedIn: also in
+// another unit of its dimension, as a fraction, a proportion or a factor,
+// or inside a range it gives) and holds a quantity of the same kind
+// (lexical.SameKind).
 func numberConflict(ci *claimInfo, src string, toks []passage.Token) string {
 	if len(ci.quantities) == 0 {
 		return ""
 	}
 	ev := sentenceQuantities(src, toks)
 	for _, q := range ci.quantities {
-		if quantityStated(q, ev, true) {
+		if lexical.StatedIn(q, ev, true) {
 			continue
 		}
 		for k := range ev {
 			// A value the claim states elsewhere is not a rival ("Gold at
-			// 1 million, Diamond at 10 million").
-			if sameKind(q, ev[k]) && !quantityStated(ev[k], ci.quantities, false) {
+			// 1 million, Diamond at 10 million"); nor is the same number
+			// changing the other way ("decreased by 5%" / "increased by
+			// 5%"), which the direction cue names.
+			if lexical.SameKind(q, ev[k]) && !lexical.StatedIn(ev[k], ci.quantities, false) && !(q.Unit == ev[k].Unit && q.Value == ev[k].Value) {
 				return q.Lit + " vs " + ev[k].Lit
 			}
 		}
@@ -236,145 +254,9 @@ func numberConflict(ci *claimInfo, src string, toks []passage.Token) string {
 	return ""
 }
 
-// sentenceQuantities reads the quantities of a sentence, with fraction
-// words as percentages ("one quarter" → 25%, "half" → 50%).
+// sentenceQuantities reads the quantities of a sentence.
 func sentenceQuantities(src string, toks []passage.Token) []quantity {
-	qs := quantities(src, toks)
-	for i, t := range toks {
-		if t.Kind != passage.Word {
-			continue
-		}
-		var pct float64
-		switch strings.ToLower(src[t.Start:t.End]) {
-		case "half":
-			pct = 50
-		case "third":
-			pct = 100.0 / 3
-		case "quarter":
-			pct = 25
-		case "fifth":
-			pct = 20
-		case "tenth":
-			pct = 10
-		default:
-			continue
-		}
-		if pct != 50 && (i == 0 || !isArticleOrOne(src[toks[i-1].Start:toks[i-1].End])) {
-			continue // "the third trial" is an ordinal
-		}
-		qs = append(qs, quantity{Lit: src[t.Start:t.End], Value: pct, Unit: "%", Tol: 1, Tok: i})
-	}
-	return qs
-}
-
-func isArticleOrOne(w string) bool {
-	switch strings.ToLower(w) {
-	case "a", "one", "an":
-		return true
-	}
-	return false
-}
-
-// quantityStated reports whether q is among ev: the same value (after
-// unit conversion), a percentage as a fraction, or inside a range.
-func quantityStated(q quantity, ev []quantity, ranges bool) bool {
-	qu, qv := normalizeUnit(q)
-	for k, e := range ev {
-		eu, evv := normalizeUnit(e)
-		tol := q.Tol + 1e-9*math.Max(1, math.Abs(qv))
-		if qu == eu || q.Unit == "" || e.Unit == "" {
-			if math.Abs(qv-evv) <= tol*scaleOf(q, qv) {
-				return true
-			}
-		}
-		if math.Abs(q.Value-e.Value) <= q.Tol+1e-9*math.Max(1, math.Abs(q.Value)) {
-			return true
-		}
-		// A percentage written as a fraction, either way round.
-		if q.Unit == "%" && e.Unit != "%" && e.Value > 0 && e.Value < 1 && math.Abs(q.Value-100*e.Value) <= math.Max(q.Tol, 0.5) {
-			return true
-		}
-		if e.Unit == "%" && q.Unit != "%" && q.Value > 0 && q.Value < 1 && math.Abs(100*q.Value-e.Value) <= math.Max(e.Tol, 0.5) {
-			return true
-		}
-		// A range "6 to 11", "20%–35%", "between 6 and 11".
-		if ranges && k+1 < len(ev) && ev[k+1].Tok > e.Tok {
-			hi := ev[k+1]
-			if (hi.Unit == q.Unit || q.Unit == "" || hi.Unit == "") && q.Value >= e.Value-q.Tol && q.Value <= hi.Value+q.Tol && e.Value < hi.Value && e.RangeTo {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// scaleOf converts q's tolerance to its normalized unit.
-func scaleOf(q quantity, normalized float64) float64 {
-	if q.Value == 0 {
-		return 1
-	}
-	return math.Abs(normalized / q.Value)
-}
-
-// normalizeUnit converts lengths and masses to one unit, so that 2.7 km
-// and 2,700 metres are the same quantity.
-func normalizeUnit(q quantity) (string, float64) {
-	switch q.Unit {
-	case "km", "kilometr", "kilomet", "kilometer":
-		return "metr", q.Value * 1000
-	case "m", "metr", "meter":
-		return "metr", q.Value
-	case "cm", "centimetr", "centimet", "centimeter":
-		return "metr", q.Value / 100
-	case "mm", "millimetr", "millimet", "millimeter":
-		return "metr", q.Value / 1000
-	case "kg", "kilogram":
-		return "gram", q.Value * 1000
-	case "g", "gram":
-		return "gram", q.Value
-	case "mg", "milligram":
-		return "gram", q.Value / 1000
-	}
-	return q.Unit, q.Value
-}
-
-// sameKind reports whether two quantities measure the same thing, so that
-// different values contradict: the same (normalized) unit, a percentage
-// and a fraction, the same scale word ("1.4 million" / "1.9 million"), or
-// two bare numbers after the same word.
-func sameKind(q, e quantity) bool {
-	qu, _ := normalizeUnit(q)
-	eu, _ := normalizeUnit(e)
-	switch {
-	case qu != "" && qu == eu && (qu == unitYear || qu == "%") && len(q.Lead) > 0 && len(e.Lead) > 0:
-		// Years and percentages are too common to be one quantity by their
-		// unit alone: the words before them must meet too.
-		return meetsSlice(q.Lead, e.Lead)
-	case qu != "" && qu == eu:
-		return true
-	case q.Unit2 != "" && (q.Unit2 == e.Unit || q.Unit2 == e.Unit2):
-		return true
-	case e.Unit2 != "" && e.Unit2 == q.Unit:
-		return true
-	case q.Unit == "%" && e.Unit == "" && e.Value > 0 && e.Value < 1:
-		return true
-	case q.Unit == "" && e.Unit == "" && q.Scale != "" && q.Scale == e.Scale:
-		return true
-	case q.Unit == "" && e.Unit == "" && meetsSlice(q.Lead, e.Lead):
-		return true
-	}
-	return false
-}
-
-func meetsSlice(a, b []string) bool {
-	for _, x := range a {
-		for _, y := range b {
-			if x == y {
-				return true
-			}
-		}
-	}
-	return false
+	return quantities(src, toks)
 }
 
 // entityConflict reports a name of the claim that the source replaces by

@@ -30,8 +30,9 @@ func TestQuantities(t *testing.T) {
 	for _, tt := range tests {
 		got := quantities(tt.text, passage.Tokenize(tt.text))
 		// The context fields (Tok, Unit2, Lead, Scale, RangeTo) are tested
-		// with the contradiction cues.
-		ctx := cmpopts.IgnoreFields(quantity{}, "Tok", "Unit2", "Lead", "Scale", "RangeTo")
+		// with the contradiction cues, the unit model (Last, Dim, Base,
+		// BaseTol, Change) in package lexical.
+		ctx := cmpopts.IgnoreFields(quantity{}, "Tok", "Unit2", "Lead", "Scale", "RangeTo", "Last", "Dim", "Base", "BaseTol", "Change")
 		if diff := cmp.Diff(tt.want, got, ctx, cmpopts.EquateApprox(1e-9, 1e-6), cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("quantities(%q) mismatch (-want +got):\n%s", tt.text, diff)
 		}

@@ -183,14 +183,23 @@ func (j *Offline) analyze(ix *passage.Index, raw string) features {
 func (j *Offline) readClaim(ix *passage.Index, raw string) claimInfo {
 	text := cleanClaim(raw)
 	ci := claimInfo{text: text, toks: ix.Tokenize(text), terms: make(map[string]bool)}
-	for _, t := range ci.toks {
-		if t.Content() {
+	ci.quantities = sentenceQuantities(text, ci.toks)
+	// The words of a quantity ("million", "kilometres", "half", "March",
+	// "doubled") are matched as the quantity, in whatever form the source
+	// writes it, not as words the source must repeat.
+	inQuantity := make([]bool, len(ci.toks))
+	for _, q := range ci.quantities {
+		for k := q.Tok; k <= q.Last && k < len(inQuantity); k++ {
+			inQuantity[k] = true
+		}
+	}
+	for i, t := range ci.toks {
+		if t.Content() && !inQuantity[i] {
 			ci.terms[t.Term] = true
 		}
 	}
 	ci.bigrams = passage.Bigrams(ci.toks)
 	ci.entities = entities(text, ci.toks)
-	ci.quantities = sentenceQuantities(text, ci.toks)
 	ci.negated = negated(text, ci.toks)
 	return ci
 }
