@@ -77,13 +77,13 @@ var units = map[string]unitDef{
 	"century": {DimTime, 36524.25 * 86400, 0}, "centuries": {DimTime, 36524.25 * 86400, 0},
 	"°c": {DimTemperature, 1, 0}, "℃": {DimTemperature, 1, 0}, "°f": {DimTemperature, 5.0 / 9, -32 * 5.0 / 9}, "℉": {DimTemperature, 5.0 / 9, -32 * 5.0 / 9},
 	"kelvin": {DimTemperature, 1, -273.15},
-	"watt": {DimPower, 1, 0}, "watts": {DimPower, 1, 0}, "kilowatt": {DimPower, 1e3, 0}, "kilowatts": {DimPower, 1e3, 0},
+	"watt":   {DimPower, 1, 0}, "watts": {DimPower, 1, 0}, "kilowatt": {DimPower, 1e3, 0}, "kilowatts": {DimPower, 1e3, 0},
 	"megawatt": {DimPower, 1e6, 0}, "megawatts": {DimPower, 1e6, 0}, "gigawatt": {DimPower, 1e9, 0}, "gigawatts": {DimPower, 1e9, 0},
 	"kilobyte": {DimData, 1e3, 0}, "kilobytes": {DimData, 1e3, 0}, "megabyte": {DimData, 1e6, 0}, "megabytes": {DimData, 1e6, 0},
 	"gigabyte": {DimData, 1e9, 0}, "gigabytes": {DimData, 1e9, 0}, "terabyte": {DimData, 1e12, 0}, "terabytes": {DimData, 1e12, 0},
 	"kb": {DimData, 1e3, 0}, "mb": {DimData, 1e6, 0}, "gb": {DimData, 1e9, 0}, "tb": {DimData, 1e12, 0},
 	"hertz": {DimFrequency, 1, 0},
-	"pp": {DimPoints, 1, 0}, "bp": {DimPoints, 0.01, 0}, "bps": {DimPoints, 0.01, 0},
+	"pp":    {DimPoints, 1, 0}, "bp": {DimPoints, 0.01, 0}, "bps": {DimPoints, 0.01, 0},
 }
 
 // twoWordUnits are units of two words, keyed by both lowercased.
