@@ -17,6 +17,8 @@ const (
 	conflictNegation  = "negation"
 	conflictDirection = "direction"
 	conflictEntity    = "entity"
+	// conflictComparison: the two sides of a comparison swapped.
+	conflictComparison = "comparison"
 )
 
 // conflict is a contradiction cue between a claim and the one sentence of
@@ -64,6 +66,9 @@ func (j *Offline) findConflict(ix *passage.Index, ci *claimInfo, ps []passage.Pa
 	src := ix.Text()
 	toks := ix.SentenceTokens(best)
 	c := conflict{sent: best}
+	if !asserted(src, alignedSpan(src, toks, ci.terms, ci.toks)) || !asserted(ci.text, ci.toks) {
+		return c // a condition or a possibility says nothing against the claim
+	}
 	// The claim's quantities count as claim words: one the sentence
 	// states, or rivals with a quantity of the same kind, is a word it
 	// repeats ("six hours" / "four hours").
@@ -83,12 +88,17 @@ func (j *Offline) findConflict(ix *passage.Index, ci *claimInfo, ps []passage.Pa
 		c.kind, c.detail, c.cover = conflictNumber, d, cover(0)
 		return c
 	}
+	compared, decided := j.comparisonConflict(ci, src, toks)
+	if compared != "" {
+		c.kind, c.detail, c.cover = conflictComparison, compared, cover(0)
+		return c
+	}
 	if d, n := entityConflict(ci, src, toks, ix.Contains); d != "" {
 		c.kind, c.detail, c.cover = conflictEntity, d, cover(n)
 		return c
 	}
-	clause := alignedClause(src, toks, ci.terms)
-	if d := j.directionConflict(ci, src, toks, clause); d != "" {
+	clause := alignedClause(src, toks, ci.terms, ci.toks)
+	if d := j.directionConflict(ci, src, toks, clause); d != "" && !decided {
 		c.kind, c.detail, c.cover = conflictDirection, d, cover(1)
 		return c
 	}
@@ -114,7 +124,7 @@ func negationConflict(ci *claimInfo, src string, stoks []passage.Token) bool {
 		if len(terms) < 2 {
 			continue
 		}
-		ec := alignedClause(src, stoks, terms)
+		ec := alignedClause(src, stoks, terms, cc)
 		hits := 0
 		seen := make(map[string]bool)
 		for _, t := range ec {
@@ -153,21 +163,26 @@ func sentenceHits(toks []passage.Token, ci *claimInfo) (hits, nums int) {
 }
 
 // alignedClause returns the tokens of the clause of a sentence that holds
-// most claim words (the longer on a tie): a negation or a direction word in another clause
-// ("…reduced ischaemic stroke, but not haemorrhagic stroke") is about
-// something else.
-func alignedClause(src string, toks []passage.Token, terms map[string]bool) []passage.Token {
+// most claim words, then most of the numbers of claim (the claim's or
+// the claim clause's tokens), then the longer: a negation, a direction
+// word or a number in another clause ("…reduced ischaemic stroke, but not
+// haemorrhagic stroke"; "has not ruled on the second licence, but the
+// first was granted in May 2023") is about something else.
+func alignedClause(src string, toks []passage.Token, terms map[string]bool, claim []passage.Token) []passage.Token {
 	var best []passage.Token
-	bestHits := -1
+	bestHits, bestNums := -1, -1
 	for _, cl := range clauses(src, toks) {
-		hits := 0
+		hits, nums := 0, 0
 		for _, t := range cl {
-			if t.Content() && terms[t.Term] {
+			switch {
+			case t.Content() && terms[t.Term]:
 				hits++
+			case t.Kind == passage.Number && numberIn(t.Term, claim):
+				nums++
 			}
 		}
-		if hits > bestHits || hits == bestHits && len(cl) > len(best) {
-			best, bestHits = cl, hits // on a tie the longer clause, the main one more often than not
+		if hits > bestHits || hits == bestHits && (nums > bestNums || nums == bestNums && len(cl) > len(best)) {
+			best, bestHits, bestNums = cl, hits, nums // on a tie the longer clause, the main one more often than not
 		}
 	}
 	return best
@@ -230,18 +245,42 @@ func clauses(src string, toks []passage.Token) [][]passage.Token {
 // numberConflict reports a claim quantity that the aligned sentence states
 // otherwise: the sentence does not state it (lexical.StatedIn: also in
 // another unit of its dimension, as a fraction, a proportion or a factor,
-// or inside a range it gives) and holds a quantity of the same kind
-// (lexical.SameKind).
+// or inside a range it gives) and the clause of the sentence that says
+// what the quantity's clause of the claim says holds a quantity of the
+// same kind (lexical.SameKind) — a number in another clause is about
+// something else ("Wholesale prices are not regulated; retail tariffs are
+// capped at 28 cents"). Clauses here are split at semicolons and contrast
+// words only (majorClauses): a comma often sets off the number itself
+// ("Half of the samples, 50 out of 100, tested positive").
 func numberConflict(ci *claimInfo, src string, toks []passage.Token) string {
 	if len(ci.quantities) == 0 {
 		return ""
 	}
 	ev := sentenceQuantities(src, toks)
+	claimSpans := majorClauses(ci.text, ci.toks)
 	for _, q := range ci.quantities {
 		if lexical.StatedIn(q, ev, true) {
 			continue
 		}
+		// The clause of the sentence aligned with the quantity's clause.
+		var terms map[string]bool
+		var cc []passage.Token
+		for _, c := range claimSpans {
+			if len(c) > 0 && c[0].Start <= ci.toks[q.Tok].Start && ci.toks[q.Tok].Start <= c[len(c)-1].Start {
+				cc, terms = c, contentTerms(c)
+			}
+		}
+		if len(terms) == 0 {
+			cc, terms = ci.toks, ci.terms
+		}
+		ec := alignedSpan(src, toks, terms, cc)
+		if len(ec) == 0 {
+			continue
+		}
 		for k := range ev {
+			if t := toks[ev[k].Tok]; t.Start < ec[0].Start || t.Start > ec[len(ec)-1].Start {
+				continue
+			}
 			// A value the claim states elsewhere is not a rival ("Gold at
 			// 1 million, Diamond at 10 million"); nor is the same number
 			// changing the other way ("decreased by 5%" / "increased by
@@ -252,6 +291,94 @@ func numberConflict(ci *claimInfo, src string, toks []passage.Token) string {
 		}
 	}
 	return ""
+}
+
+// asserted reports whether a clause asserts what it says: not a
+// conditional or a hypothesis ("if the ice sheet were to melt, sea level
+// would rise 7 m", "unless", "suppose", "in the event"), nor a possibility
+// ("may reduce", "might"). "Could" is left alone: as often the past of
+// "can" ("participants could not distinguish") as a possibility.
+func asserted(src string, toks []passage.Token) bool {
+	for i, t := range toks {
+		if t.Kind != passage.Word {
+			continue
+		}
+		w := src[t.Start:t.End]
+		next := ""
+		if i+1 < len(toks) {
+			next = strings.ToLower(src[toks[i+1].Start:toks[i+1].End])
+		}
+		switch strings.ToLower(w) {
+		case "if", "unless", "suppose", "supposing", "hypothetically", "hypothetical":
+			return false
+		case "were":
+			if next == "to" {
+				return false
+			}
+		case "event":
+			if i > 0 && strings.EqualFold(src[toks[i-1].Start:toks[i-1].End], "the") && i > 1 && strings.EqualFold(src[toks[i-2].Start:toks[i-2].End], "in") {
+				return false
+			}
+		case "may":
+			if w == "may" { // "May 2023" is a month
+				return false
+			}
+		case "might":
+			return false
+		}
+	}
+	return true
+}
+
+// majorClauses splits a sentence's tokens at semicolons and the words that
+// open a contrast: "but", "whereas", "while", "although", "though".
+func majorClauses(src string, toks []passage.Token) [][]passage.Token {
+	var out [][]passage.Token
+	start := 0
+	for i := 1; i < len(toks); i++ {
+		gap := ""
+		if toks[i-1].End <= toks[i].Start {
+			gap = src[toks[i-1].End:toks[i].Start]
+		}
+		switch w := strings.ToLower(src[toks[i].Start:toks[i].End]); {
+		case strings.Contains(gap, ";"), w == "but", w == "whereas", w == "while", w == "although", w == "though":
+			out = append(out, toks[start:i])
+			start = i
+		}
+	}
+	return append(out, toks[start:])
+}
+
+// alignedSpan is alignedClause over majorClauses.
+func alignedSpan(src string, toks []passage.Token, terms map[string]bool, claim []passage.Token) []passage.Token {
+	var best []passage.Token
+	bestHits, bestNums := -1, -1
+	for _, cl := range majorClauses(src, toks) {
+		hits, nums := 0, 0
+		for _, t := range cl {
+			switch {
+			case t.Content() && terms[t.Term]:
+				hits++
+			case t.Kind == passage.Number && numberIn(t.Term, claim):
+				nums++
+			}
+		}
+		if hits > bestHits || hits == bestHits && (nums > bestNums || nums == bestNums && len(cl) > len(best)) {
+			best, bestHits, bestNums = cl, hits, nums
+		}
+	}
+	return best
+}
+
+// contentTerms returns the content terms of toks.
+func contentTerms(toks []passage.Token) map[string]bool {
+	out := make(map[string]bool, len(toks))
+	for _, t := range toks {
+		if t.Content() {
+			out[t.Term] = true
+		}
+	}
+	return out
 }
 
 // sentenceQuantities reads the quantities of a sentence.
@@ -453,7 +580,7 @@ func (j *Offline) directionConflict(ci *claimInfo, src string, sentence, clause 
 				}
 				before := i > 0 && k > 0 && cl[i-1].term == ev[k-1].term
 				after := i+1 < len(cl) && k+1 < len(ev) && cl[i+1].term == ev[k+1].term
-				if !before && !after {
+				if !before && !after && !shareNeighbour(cl, i, ev, k, t.term, a) {
 					continue
 				}
 				if swapped(ci.text, ci.toks, src, sentence) {
@@ -464,6 +591,39 @@ func (j *Offline) directionConflict(ci *claimInfo, src string, sentence, clause 
 		}
 	}
 	return ""
+}
+
+// neighbourReach is how many content words on each side of a direction
+// word make its frame.
+const neighbourReach = 3
+
+// shareNeighbour reports a content word, other than the two opposites,
+// among the neighbourReach content words on either side of the claim's
+// word (cl[i]) and of its opposite in the clause (ev[k]): "the sector's
+// gender pay gap widened" / "the gender pay gap in the sector narrowed".
+func shareNeighbour(cl []frameToken, i int, ev []frameToken, k int, x, y string) bool {
+	near := func(ft []frameToken, at int) map[string]bool {
+		out := make(map[string]bool)
+		for _, step := range [2]int{-1, 1} {
+			n := 0
+			for m := at + step; m >= 0 && m < len(ft) && n < neighbourReach; m += step {
+				if ft[m].content && !ft[m].number {
+					out[ft[m].term] = true
+					n++
+				}
+			}
+		}
+		delete(out, x)
+		delete(out, y)
+		return out
+	}
+	a, b := near(cl, i), near(ev, k)
+	for w := range a {
+		if b[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // pivots are the words a comparison turns on.

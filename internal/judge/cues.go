@@ -31,8 +31,8 @@ func cleanClaim(s string) string {
 	return s
 }
 
-// negated reports whether tokens (of text) contain a negation cue. "Not
-// only" adds rather than denies, "not" before a negative prefix ("not
+// negated reports whether tokens (of text) contain a negation cue, or
+// "hardly any" and "scarcely ever". "Not only" adds rather than denies, "not" before a negative prefix ("not
 // unusual") affirms, and "without" after a comparison word names the
 // baseline: none of them is a cue.
 func negated(text string, toks []passage.Token) bool {
@@ -44,15 +44,37 @@ func negated(text string, toks []passage.Token) bool {
 		if w == "not" && i+1 < len(toks) {
 			// "not only" adds; "not unusual", "not impossible" affirm.
 			next := strings.ToLower(text[toks[i+1].Start:toks[i+1].End])
-			if next == "only" || strings.HasPrefix(next, "un") || strings.HasPrefix(next, "im") && len(next) > 6 {
+			if next == "only" || negativePrefix(next) {
 				continue
 			}
 		}
 		if w == "without" && comparing(text, toks[:i]) {
 			continue // "…over the same model without retrieval": the baseline, not a denial
 		}
+		if (w == "hardly" || w == "scarcely") && i+1 < len(toks) {
+			// "hardly any households" says what "almost no household" says.
+			switch strings.ToLower(text[toks[i+1].Start:toks[i+1].End]) {
+			case "any", "ever", "anyone", "anything":
+				return true
+			}
+		}
 		if lexical.IsNegation(w) {
 			return true
+		}
+	}
+	return false
+}
+
+// negativePrefix reports a word whose prefix makes it the opposite of the
+// rest of it ("unusual", "impossible", "insignificant", "dislike"), which
+// "not" affirms. The opposites table decides, so that "not improve" and
+// "not increase" stay negations.
+func negativePrefix(w string) bool {
+	for _, p := range []string{"un", "im", "in", "ir", "il", "dis", "non"} {
+		if rest, ok := strings.CutPrefix(w, p); ok && len(rest) > 2 {
+			if lexical.OppositeTable().Opposed(lexical.Stem(w), lexical.Stem(rest)) {
+				return true
+			}
 		}
 	}
 	return false

@@ -1,6 +1,9 @@
 package lexical
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Factor returns q as the ratio of a new level to an old one, with its
 // tolerance: a factor ("tripled", "3x", "threefold" → 3), or a percentage
@@ -105,8 +108,8 @@ func SameKind(q, e Quantity) bool {
 	switch {
 	case fq && fe:
 		return true
-	case fq || fe:
-		return false
+	case q.Dim == DimFactor || e.Dim == DimFactor:
+		return false // a factor and a level
 	case q.Dim != "" || e.Dim != "":
 		if q.Dim != e.Dim {
 			return false
@@ -114,7 +117,22 @@ func SameKind(q, e Quantity) bool {
 		return q.Dim != DimDate || len(q.Lead) > 0 && len(e.Lead) > 0 && meet(q.Lead, e.Lead)
 	case q.Unit != "" && q.Unit == e.Unit && (q.Unit == UnitYear || q.Unit == "%") && len(q.Lead) > 0 && len(e.Lead) > 0:
 		return meet(q.Lead, e.Lead)
+	case q.Unit != "" && q.Unit == e.Unit && IsSymbolUnit(q.Unit) && len(q.Lead) > 0 && len(e.Lead) > 0:
+		// Sums of money: the word nearest before one is among the words
+		// before the other ("revenue was $2.4 billion" / "revenue of $4.2
+		// billion"; not "valued at $400m" / "raised $50m").
+		return slices.Contains(e.Lead, q.Lead[0]) || slices.Contains(q.Lead, e.Lead[0])
 	case q.Unit != "" && q.Unit == e.Unit:
+		return true
+	case q.Unit != "" && slices.Contains(e.Lead, q.Unit) && !IsSymbolUnit(q.Unit) && e.Unit == "",
+		e.Unit != "" && slices.Contains(q.Lead, e.Unit) && !IsSymbolUnit(e.Unit) && q.Unit == "":
+		// The counted word after one number and before the other: "15
+		// million users" / "its user base reached 1.5 million".
+		return true
+	case q.Unit != "" && e.Unit != "" && !IsSymbolUnit(q.Unit) && !IsSymbolUnit(e.Unit) && q.Unit != UnitYear && e.Unit != UnitYear &&
+		len(q.Lead) > 0 && len(e.Lead) > 0 && q.Lead[0] == e.Lead[0]:
+		// Two counts after the same word: "enrolled 43,000 participants" /
+		// "enrolled 4,300 people".
 		return true
 	case q.Unit2 != "" && (q.Unit2 == e.Unit || q.Unit2 == e.Unit2):
 		return true

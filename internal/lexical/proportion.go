@@ -30,8 +30,9 @@ func numeralWord(text string, t Token) (float64, bool) {
 // readProportions reads proportions as percentages: "one in four" (25%),
 // "7 out of 10" and "two out of every five" (70%, 40%), and fractions
 // written as words: "half" (50%), "a third", "two-thirds", "three
-// quarters", "a fifth". "The first half", "the third quarter" and
-// "half-life" are not proportions. The counts of a proportion are marked
+// quarters of", "a fifth of", "by a third". "The first half", "the third
+// quarter", "three quarters in a row" and "half-life" are not
+// proportions. The counts of a proportion are marked
 // in read, not quantities of their own.
 func readProportions(text string, toks []Token, read []bool) []Quantity {
 	var out []Quantity
@@ -109,6 +110,12 @@ func readProportions(text string, toks []Token, read []bool) []Quantity {
 		n, ok := numeralWord(text, toks[i-1])
 		if !ok || n >= d || (strings.HasSuffix(w, "s") != (n > 1)) {
 			continue // "a third" and "two thirds", not "the third" or "two third"
+		}
+		// A share of something: "a third of", "two-thirds", "by a third";
+		// not "for three quarters in a row" (periods).
+		hyphen := text[toks[i-1].End:toks[i].Start] == "-"
+		if !hyphen && word(i+1) != "of" && word(i-2) != "by" && word(i-2) != "to" {
+			continue
 		}
 		emit(i-1, i, 100*n/d)
 	}

@@ -222,6 +222,18 @@ func Quantities(text string, toks []Token) []Quantity {
 	}
 	out = append(out, readMultipliers(text, toks)...)
 	slices.SortStableFunc(out, func(a, b Quantity) int { return cmp.Compare(a.Tok, b.Tok) })
+	for k := 0; k+1 < len(out); k++ {
+		// The low end of a range takes the unit of its high end: "between
+		// 6 and 11 years", "10 to 20 ms".
+		lo, hi := &out[k], out[k+1]
+		if lo.RangeTo && lo.Unit == "" && hi.Unit != "" && hi.Tok > lo.Tok {
+			lo.Unit, lo.Unit2 = hi.Unit, hi.Unit2
+			if hi.Dim != "" && hi.Dim != DimTemperature && hi.Dim != DimDate && hi.Value != 0 {
+				f := hi.Base / hi.Value
+				lo.Dim, lo.Base, lo.BaseTol = hi.Dim, lo.Value*f, lo.Tol*math.Abs(f)
+			}
+		}
+	}
 	// The factors of "from 12,000 to 36,000" come last, so that the two
 	// ends of a range stay next to each other.
 	return append(out, derivedFactors(text, toks, out)...)

@@ -10,25 +10,30 @@
 // ("increase"/"decrease", "expand"/"contract", "many"/"few"). The
 // opposition is carried to
 //
-//   - the other words of each synset ("widen", "broaden"),
+//   - the other words of each synset ("widen", "broaden") and their
+//     derivationally related forms ("lose" → "loss", "profit" as a noun);
 //   - for verbs, the troponyms of each synset two levels down (increase →
 //     grow → expand; decrease → decline, shrink, drop), one level or none
-//     where the tree is large ("change"/"stay"),
-//   - the derivationally related forms of every word so collected ("grow" →
-//     "growth", "lose" → "loss"),
+//     where the tree is large ("change"/"stay"), without their
+//     derivations ("magnify" is a troponym of "increase", "magnitude" no
+//     opposite of "reduction");
 //   - inflections: WordNet's exception lists ("risen", "fell", "grown",
-//     "shrank") and, for adjectives, regular comparatives and superlatives
-//     ("higher", "lowest"), since Snowball leaves those stems apart.
+//     "shrank") and, for short adjectives, regular comparatives and
+//     superlatives ("higher", "lowest"), since Snowball leaves those stems
+//     apart.
 //
-// Words brought in by synonymy, troponymy or derivation must be tagged
-// in WordNet's semantic concordance (the index's tagsense_cnt), and their
-// sense in the synset among their first four or tagged at least three
-// times (cntlist.rev), which leaves out rare words and rare senses. Stop words (lexical.IsStopWord: "more", "few", "all"), words of
-// fewer than three letters, negations ("never") and multi-word entries are
-// left out; the
-// quantifier opposites are lexical's own short list. Every word is
-// written as its lexical.Stem, one line a stem with its opposites after it,
-// each pair once.
+// Every word so collected must be a single word tagged in WordNet's
+// semantic concordance (the index's tagsense_cnt). A synonym or
+// derivation must have its sense among its first four or tagged at least
+// three times (cntlist.rev), a troponym among its first two or tagged at
+// least twice ("decline" as "decrease" is its fourth sense, tagged twice;
+// "show" as a troponym of "affirm" is neither): rare words and rare
+// senses are left out, for precision. Stop words (lexical.IsStopWord:
+// "more", "few", "all"), words of fewer than three letters, negations
+// ("never") and multi-word entries are left out; the quantifier
+// opposites are lexical's own short list. Every word is written as its
+// lexical.Stem, one line a stem with its opposites after it, each pair
+// once.
 package main
 
 import (
@@ -282,9 +287,11 @@ func (wn *wordnet) readCount(line string) error {
 // maxRank and treeDepth bound how far an opposition is carried (see the
 // command's doc).
 const (
-	maxRank = 4
-	minTags = 3
-	maxTree = 150
+	maxRank         = 4
+	maxTroponymRank = 2
+	minTroponymTags = 2
+	minTags         = 3
+	maxTree         = 150
 )
 
 var treeDepth = map[byte]int{'v': 2}
@@ -314,29 +321,48 @@ func (wn *wordnet) side(w string, id synsetID) map[string]byte {
 	for depth > 0 && wn.treeSize(id, depth) > maxTree {
 		depth--
 	}
-	var walk func(id synsetID, depth int)
-	walk = func(id synsetID, depth int) {
+	var walk func(id synsetID, level int)
+	walk = func(id synsetID, level int) {
 		s := wn.synsets[id]
 		if s == nil {
 			return
 		}
 		for _, x := range s.words {
-			if _, seen := out[x]; wn.common(x, id) && !seen {
+			if _, seen := out[x]; seen {
+				continue
+			}
+			switch {
+			case level == 0 && wn.common(x, id):
 				out[x] = id.pos
 				wn.derive(x, id, out)
+			case level > 0 && wn.primary(x, id):
+				out[x] = id.pos
 			}
 		}
-		if depth == 0 {
+		if level == depth {
 			return
 		}
 		for _, p := range s.ptrs {
 			if p.sym == "~" && p.to.pos == id.pos {
-				walk(p.to, depth-1)
+				walk(p.to, level+1)
 			}
 		}
 	}
-	walk(id, depth)
+	walk(id, 0)
 	return out
+}
+
+// primary reports a tagged single word whose sense in synset id is one of
+// its first maxTroponymRank, or tagged at least minTroponymTags times: a
+// troponym is carried over only where it is what the word often means
+// ("grow" as "increase in size", "decline" as "decrease"; not "show" as
+// "affirm").
+func (wn *wordnet) primary(w string, id synsetID) bool {
+	r := wn.rank[rankKey(w, id)]
+	if !single(w) || r == 0 || !wn.tagged[w+"|"+string(id.pos)] {
+		return false
+	}
+	return r <= maxTroponymRank || wn.tags[senseKey(w, id.pos, r)] >= minTroponymTags
 }
 
 // treeSize counts the words of synset id and its troponyms or hyponyms

@@ -63,21 +63,24 @@ func TestReadGarbage(t *testing.T) {
 	}
 }
 
-// TestOppositesSmall builds the table from a four-synset WordNet written
-// for this test: "increase" and "decrease" are antonyms, "grow" is a
-// troponym of "increase" with "grew" as an irregular form and "growth" as
-// a derivation; all three are opposed to "decrease", not to "increase".
+// TestOppositesSmall builds the table from a five-synset WordNet written
+// for this test: "increase" and "decrease" are antonyms, "increase" has
+// the derivation "increment", and "grow" is a troponym of "increase" with
+// "grew" as an irregular form and "growth" as its own derivation. All but
+// "growth" are opposed to "decrease" (a troponym's derivations are not
+// carried over), and none to "increase".
 func TestOppositesSmall(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"data.verb": "00000001 30 v 01 increase 0 002 ! 00000002 v 0101 ~ 00000003 v 0000 | become bigger\n" +
+		"data.verb": "00000001 30 v 01 increase 0 003 ! 00000002 v 0101 ~ 00000003 v 0000 + 00000005 n 0101 | become bigger\n" +
 			"00000002 30 v 01 decrease 0 001 ! 00000001 v 0101 | become smaller\n" +
 			"00000003 30 v 01 grow 0 002 @ 00000001 v 0000 + 00000004 n 0101 | increase in size\n",
-		"data.noun":   "00000004 22 n 01 growth 0 001 + 00000003 v 0101 | a process of becoming larger\n",
+		"data.noun": "00000004 22 n 01 growth 0 001 + 00000003 v 0101 | a process of becoming larger\n" +
+			"00000005 22 n 01 increment 0 001 + 00000001 v 0101 | an amount of increase\n",
 		"data.adj":    "",
 		"data.adv":    "",
-		"index.verb":  "increase v 1 2 ! ~ 1 1 00000001\ndecrease v 1 1 ! 1 1 00000002\ngrow v 1 2 @ + 1 1 00000003\n",
-		"index.noun":  "growth n 1 1 + 1 1 00000004\n",
+		"index.verb":  "increase v 1 3 ! ~ + 1 1 00000001\ndecrease v 1 1 ! 1 1 00000002\ngrow v 1 2 @ + 1 1 00000003\n",
+		"index.noun":  "growth n 1 1 + 1 1 00000004\nincrement n 1 1 + 1 1 00000005\n",
 		"index.adj":   "",
 		"index.adv":   "",
 		"verb.exc":    "grew grow\n",
@@ -96,13 +99,13 @@ func TestOppositesSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := wn.opposites()
-	for _, p := range [][2]string{{"decreas", "increas"}, {"decreas", "grow"}, {"decreas", "grew"}, {"decreas", "growth"}} {
+	for _, p := range [][2]string{{"decreas", "increas"}, {"decreas", "grow"}, {"decreas", "grew"}, {"decreas", "increment"}} {
 		if !got[p[0]][p[1]] {
 			t.Errorf("%s/%s missing from %v", p[0], p[1], got)
 		}
 	}
-	if got["grow"]["increas"] || got["increas"]["grow"] {
-		t.Errorf("increase and grow opposed: %v", got)
+	if got["decreas"]["growth"] || got["grow"]["increas"] || got["increas"]["grow"] {
+		t.Errorf("growth carried over, or increase and grow opposed: %v", got)
 	}
 }
 
