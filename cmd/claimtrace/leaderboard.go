@@ -89,7 +89,7 @@ func (a *app) runLeaderboard(f leaderboardFlags, dirs []string) error {
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", r.System, r.Reports,
 			frac(r.Precision), frac(r.Compat), frac(r.Recall), frac(r.F1), num(r.Refs), pct(r.MatchRate), pct(r.Factual),
-			pct(r.PCov), pct(r.PSnd), pct(r.CTran), r.Cost)
+			pct(r.PCov), pct(r.PSnd), ctranCell(r.CTran, r.SurfacedConflicts, r.Conflicts), r.Cost)
 	}
 	return tw.Flush()
 }

@@ -72,7 +72,12 @@ type AARSection struct {
 	// null when no report has a contradiction.
 	CTran                *float64 `json:"ctran"`
 	ReportsWithConflicts int      `json:"reports_with_conflicts"`
-	AEffProxy            *float64 `json:"aeff_proxy"`
+	// Conflicts are the conflicts between sources found over all reports,
+	// SurfacedConflicts those the reports disclose: CTran's counts, so
+	// that one conflict (0/1) is not read as a rate.
+	Conflicts         int      `json:"conflicts"`
+	SurfacedConflicts int      `json:"surfaced_conflicts"`
+	AEffProxy         *float64 `json:"aeff_proxy"`
 	// PSndUnverifiable is the mean share of citation pairs without a
 	// strength (their source could not be read, or no verdict was given):
 	// PSnd counts them unsound, the match rate leaves them out.
@@ -154,6 +159,8 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 			cpairs += a.Counts.CitationPairs
 			sound += a.Counts.SoundPairs
 			unverifiable += a.Counts.UnverifiablePairs
+			s.AAR.Conflicts += a.Counts.Conflicts
+			s.AAR.SurfacedConflicts += a.Counts.SurfacedConflicts
 			line.PCov, line.PSnd = a.PCov, a.PSnd
 		}
 		if c := r.Cited; c != nil {
@@ -196,7 +203,9 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 		s.NonCited.FactualAccuracy = accuracy.Value()
 		s.NonCited.MicroFactualAccuracy = score.Ratio(float64(correct), float64(s.NonCited.Decided))
 	}
+	conflicts, surfaced := s.AAR.Conflicts, s.AAR.SurfacedConflicts
 	s.AAR = AARSection{Tau: e.opts.Tau, PCov: pcov.Value(), PSnd: psnd.Value(), CTran: ctran.Value(), AEffProxy: aeff.Value(),
+		Conflicts: conflicts, SurfacedConflicts: surfaced,
 		MicroPCov: score.Ratio(float64(complete), float64(claims)), MicroPSnd: score.Ratio(float64(sound), float64(cpairs)),
 		ReportsWithConflicts: ctran.N(), PSndUnverifiable: psndUnverifiable.Value(),
 		MicroPSndUnverifiable: score.Ratio(float64(unverifiable), float64(cpairs)), UnverifiablePairs: unverifiable}

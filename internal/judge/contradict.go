@@ -66,7 +66,7 @@ func (j *Offline) findConflict(ix *passage.Index, ci *claimInfo, ps []passage.Pa
 	src := ix.Text()
 	toks := ix.SentenceTokens(best)
 	c := conflict{sent: best}
-	if !asserted(src, alignedSpan(src, toks, ci.terms, ci.toks)) || !asserted(ci.text, ci.toks) {
+	if !lexical.Asserted(src, alignedSpan(src, toks, ci.terms, ci.toks)) || !lexical.Asserted(ci.text, ci.toks) {
 		return c // a condition or a possibility says nothing against the claim
 	}
 	// The claim's quantities count as claim words: one the sentence
@@ -291,43 +291,6 @@ func numberConflict(ci *claimInfo, src string, toks []passage.Token) string {
 		}
 	}
 	return ""
-}
-
-// asserted reports whether a clause asserts what it says: not a
-// conditional or a hypothesis ("if the ice sheet were to melt, sea level
-// would rise 7 m", "unless", "suppose", "in the event"), nor a possibility
-// ("may reduce", "might"). "Could" is left alone: as often the past of
-// "can" ("participants could not distinguish") as a possibility.
-func asserted(src string, toks []passage.Token) bool {
-	for i, t := range toks {
-		if t.Kind != passage.Word {
-			continue
-		}
-		w := src[t.Start:t.End]
-		next := ""
-		if i+1 < len(toks) {
-			next = strings.ToLower(src[toks[i+1].Start:toks[i+1].End])
-		}
-		switch strings.ToLower(w) {
-		case "if", "unless", "suppose", "supposing", "hypothetically", "hypothetical":
-			return false
-		case "were":
-			if next == "to" {
-				return false
-			}
-		case "event":
-			if i > 0 && strings.EqualFold(src[toks[i-1].Start:toks[i-1].End], "the") && i > 1 && strings.EqualFold(src[toks[i-2].Start:toks[i-2].End], "in") {
-				return false
-			}
-		case "may":
-			if w == "may" { // "May 2023" is a month
-				return false
-			}
-		case "might":
-			return false
-		}
-	}
-	return true
 }
 
 // majorClauses splits a sentence's tokens at semicolons and the words that

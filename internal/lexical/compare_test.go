@@ -210,3 +210,23 @@ func TestChange(t *testing.T) {
 		}
 	}
 }
+
+// TestAsserted: conditionals, hypotheses and possibilities are not
+// assertions; "could not", "May 2023" and plain statements are.
+func TestAsserted(t *testing.T) {
+	for text, want := range map[string]bool{
+		"If the ice sheet melted entirely, sea level would rise by about 7 m.": false,
+		"Were the dam to fail, the valley would flood.":                        false,
+		"Sea level would rise unless emissions fall.":                          false,
+		"The supplement may reduce migraine attacks by up to 30%.":             false,
+		"Prices might fall next year.":                                         false,
+		"In the event of a breach, the firm notifies users.":                   false,
+		"Participants could not distinguish the voices.":                       true,
+		"The licence was granted in May 2023.":                                 true,
+		"Sea level rose 3.3 mm per year over 1993–2020.":                       true,
+	} {
+		if got := Asserted(text, Tokenize(text)); got != want {
+			t.Errorf("Asserted(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

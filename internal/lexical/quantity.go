@@ -223,9 +223,15 @@ func Quantities(text string, toks []Token) []Quantity {
 	out = append(out, readMultipliers(text, toks)...)
 	slices.SortStableFunc(out, func(a, b Quantity) int { return cmp.Compare(a.Tok, b.Tok) })
 	for k := 0; k+1 < len(out); k++ {
-		// The low end of a range takes the unit of its high end: "between
-		// 6 and 11 years", "10 to 20 ms".
+		// The low end of a range takes the unit and scale of its high end:
+		// "between 6 and 11 years", "10 to 20 ms", "10 to 15 million".
 		lo, hi := &out[k], out[k+1]
+		if lo.RangeTo && lo.Scale == "" && hi.Scale != "" && hi.Tok > lo.Tok {
+			// "between 10 and 15 million": the scale too.
+			if m := wordMultiplier(hi.Scale); lo.Value*m < hi.Value {
+				lo.Value, lo.Tol, lo.Scale = lo.Value*m, lo.Tol*m, hi.Scale
+			}
+		}
 		if lo.RangeTo && lo.Unit == "" && hi.Unit != "" && hi.Tok > lo.Tok {
 			lo.Unit, lo.Unit2 = hi.Unit, hi.Unit2
 			if hi.Dim != "" && hi.Dim != DimTemperature && hi.Dim != DimDate && hi.Value != 0 {
