@@ -81,12 +81,13 @@ func comparisons(text string, toks []passage.Token) []comparison {
 			}
 			out = append(out, c.normalized())
 		case w == "than":
-			// The comparator: a comparative within four words before.
+			// The comparator: a comparative within six words before
+			// ("carries more sediment into the sea than").
 			k := i - 1
-			for k >= 0 && i-k <= 4 && !comparative(word(k)) {
+			for k >= 0 && i-k <= 6 && !comparative(word(k), toks[k].Term) {
 				k--
 			}
-			if k < 0 || i-k > 4 || toks[k].Kind != passage.Word {
+			if k < 0 || i-k > 6 || toks[k].Kind != passage.Word {
 				continue
 			}
 			cw := word(k)
@@ -111,16 +112,15 @@ func comparisons(text string, toks []passage.Token) []comparison {
 	return out
 }
 
-// comparative reports a comparative word: "more", "less", "fewer", or an
-// adjective or adverb in -er ("higher", "faster"; not "other", "under").
-func comparative(w string) bool {
+// comparative reports a comparative word: "more", "less", "fewer",
+// "better", "worse", "greater", or a word in -er with opposites in the
+// table ("higher", "faster", "larger"; not "water", "other", "freshwater").
+func comparative(w, stem string) bool {
 	switch w {
-	case "more", "less", "fewer", "better", "worse":
+	case "more", "less", "fewer", "better", "worse", "greater":
 		return true
-	case "other", "under", "over", "either", "neither", "rather", "whether", "after", "ever", "never", "number", "per", "water", "order":
-		return false
 	}
-	return strings.HasSuffix(w, "er") && len(w) > 4
+	return strings.HasSuffix(w, "er") && len(w) > 4 && len(lexical.OppositeTable().Of(stem)) > 0
 }
 
 // passive reports a form of "be" just before token i and "by" within three

@@ -114,10 +114,6 @@ type Offline struct {
 	MaxWords int
 }
 
-// minSharedNumbers is the least number of shared stems for two sentences
-// to be compared on their numbers.
-func (o Offline) minSharedNumbers() int { return max(1, o.MinShared-1) }
-
 func (o Offline) withDefaults() Offline {
 	if o.MinShared <= 0 {
 		o.MinShared = 4
@@ -175,9 +171,7 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 	seen := make(map[[3]string]bool)
 	for _, p := range cands {
 		a, b := &sents[p[0]], &sents[p[1]]
-		shared := sharedStems(a.stems, b.stems)
-		strong := shared >= o.MinShared && float64(shared) >= o.MinOverlap*float64(len(a.stems)+len(b.stems)-shared)
-		kind, entity := compare(a, b, strong)
+		kind, entity := compare(a, b)
 		if kind == "" {
 			continue
 		}
@@ -287,7 +281,7 @@ func (o Offline) candidates(ctx context.Context, sents []analysed) ([][2]int32, 
 			if count[j] >= 2 || o.MinShared <= 1 {
 				shared := sharedStems(sents[i].stems, sents[j].stems)
 				union := len(sents[i].stems) + len(sents[j].stems) - shared
-				if shared >= o.minSharedNumbers() && float64(shared) >= o.MinOverlap/2*float64(union) {
+				if shared >= o.MinShared && float64(shared) >= o.MinOverlap*float64(union) {
 					out = append(out, [2]int32{int32(i), j})
 				}
 			}
@@ -322,24 +316,8 @@ func sharedStems(a, b []string) int {
 // a name the other lacks ("Arctic" / "Antarctic", "the 7B model" / "the
 // 70B model") or each a statistic the other does not ("mean" / "median")
 // are about different things and never conflict.
-func compare(a, b *analysed, strong bool) (ConflictKind, string) {
+func compare(a, b *analysed) (ConflictKind, string) {
 	if !a.asserted || !b.asserted || disjoint(a.years, b.years) || differentNames(a.names, b.names) || differentNames(measuresOf(a), measuresOf(b)) {
-		return "", ""
-	}
-	if !strong {
-		// Sentences that share fewer words are compared on their numbers
-		// only, when each states one number: in a sentence of several
-		// (subgroups, years, confidence intervals) which is which takes
-		// more than words to tell.
-		if countValues(a) != 1 || countValues(b) != 1 {
-			return "", ""
-		}
-		if e, ok := conflictingNumbers(a, b); ok {
-			return ConflictNumber, e
-		}
-		if e, ok := conflictingValues(a, b); ok {
-			return ConflictNumber, e
-		}
 		return "", ""
 	}
 	if e, ok := negatedAssertion(a, b); ok {
@@ -570,17 +548,6 @@ func measuresOf(a *analysed) []string {
 		}
 	}
 	return out
-}
-
-// countValues counts the numbers of a sentence other than years.
-func countValues(a *analysed) int {
-	n := 0
-	for _, q := range a.values {
-		if q.Unit != lexical.UnitYear && q.Dim != lexical.DimDate {
-			n++
-		}
-	}
-	return n
 }
 
 // bothWays reports a sentence with change words of both directions
