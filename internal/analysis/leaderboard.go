@@ -30,8 +30,8 @@ type LeaderRow struct {
 	PSnd      *float64 `json:"psnd"`
 	CTran     *float64 `json:"ctran"`
 	// Conflicts and SurfacedConflicts are CTran's counts over the run.
-	Conflicts         int     `json:"conflicts"`
-	SurfacedConflicts int     `json:"surfaced_conflicts"`
+	Conflicts         int     `json:"conflicts_found"`
+	SurfacedConflicts int     `json:"conflicts_disclosed"`
 	Cost              float64 `json:"llm_cost_usd"`
 	Judge             string  `json:"judge"`
 	Mode              string  `json:"mode"`

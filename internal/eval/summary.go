@@ -74,9 +74,10 @@ type AARSection struct {
 	ReportsWithConflicts int      `json:"reports_with_conflicts"`
 	// Conflicts are the conflicts between sources found over all reports,
 	// SurfacedConflicts those the reports disclose: CTran's counts, so
-	// that one conflict (0/1) is not read as a rate.
-	Conflicts         int      `json:"conflicts"`
-	SurfacedConflicts int      `json:"surfaced_conflicts"`
+	// that one conflict (0/1) is not read as a rate. (A report's own aar
+	// has them under counts; its aar.conflicts is the list.)
+	Conflicts         int      `json:"conflicts_found"`
+	SurfacedConflicts int      `json:"conflicts_disclosed"`
 	AEffProxy         *float64 `json:"aeff_proxy"`
 	// PSndUnverifiable is the mean share of citation pairs without a
 	// strength (their source could not be read, or no verdict was given):
