@@ -224,7 +224,7 @@ func printAudit(w io.Writer, g *prov.Graph, m *prov.Metrics) {
 	fmt.Fprintf(w, "  PCov   %-6s (%d/%d claims with complete provenance)\n", m.PCov, m.PCov.Num, m.PCov.Den)
 	fmt.Fprintf(w, "  PSnd   %-6s (%d/%d citation pairs with ν > %.2f; %d unverifiable: no strength, the source unread or unjudged)\n", m.PSnd, m.PSnd.Num, m.PSnd.Den, m.Tau, m.UnverifiablePairs)
 	if m.CTran.Defined() {
-		fmt.Fprintf(w, "  CTran  %-6s (%d/%d conflicts between sources surfaced)\n", m.CTran, m.CTran.Num, m.CTran.Den)
+		fmt.Fprintf(w, "  CTran  %-6s (%d/%d conflicts between sources disclosed)\n", m.CTran, m.CTran.Num, m.CTran.Den)
 	} else {
 		fmt.Fprintf(w, "  CTran  n/a    (no conflict between sources found)\n")
 	}

@@ -331,7 +331,7 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tReports\tPrecision\tVerifiable P\tCompat P\tRecall\tF1\tMicro P\tMicro R\tRefs/report\tMatch rate\tPCov\tPSnd\tCTran\t")
 	fmt.Fprintf(tw, "all\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Reports, pct(c.Precision), pct(c.PrecisionVerifiable), pct(c.CompatPrecision), pct(c.Recall),
-		pct(c.F1), pct(c.MicroPrecision), pct(c.MicroRecall), num(c.RefsPerReport), pct(s.Cited.MatchRate), pct(s.AAR.PCov), pct(s.AAR.PSnd), pct(s.AAR.CTran))
+		pct(c.F1), pct(c.MicroPrecision), pct(c.MicroRecall), num(c.RefsPerReport), pct(s.Cited.MatchRate), pct(s.AAR.PCov), pct(s.AAR.PSnd), ctranCell(s.AAR.CTran, s.AAR.SurfacedConflicts, s.AAR.Conflicts))
 	domains := make([]string, 0, len(c.ByDomain))
 	for d := range c.ByDomain {
 		domains = append(domains, d)
@@ -367,8 +367,8 @@ func printSummary(w io.Writer, s *eval.Summary, out string) {
 			fmt.Fprintf(w, "non-cited statements: factual accuracy %s (%d decided, %d undecided)\n", pct(s.NonCited.FactualAccuracy), s.NonCited.Decided, s.NonCited.Undecided)
 		}
 	}
-	fmt.Fprintf(w, "provenance (τ = %.2f): PCov %s, PSnd %s (%s of citation pairs unverifiable), CTran %s (%d report(s) with conflicting sources), AEff proxy %s nodes per claim\n",
-		s.AAR.Tau, pct(s.AAR.PCov), pct(s.AAR.PSnd), pct(s.AAR.MicroPSndUnverifiable), pct(s.AAR.CTran), s.AAR.ReportsWithConflicts, num(s.AAR.AEffProxy))
+	fmt.Fprintf(w, "provenance (τ = %.2f): PCov %s, PSnd %s (%s of citation pairs unverifiable), CTran %s (%d/%d conflicts disclosed, %d report(s) with conflicting sources), AEff proxy %s nodes per claim\n",
+		s.AAR.Tau, pct(s.AAR.PCov), pct(s.AAR.PSnd), pct(s.AAR.MicroPSndUnverifiable), pct(s.AAR.CTran), s.AAR.SurfacedConflicts, s.AAR.Conflicts, s.AAR.ReportsWithConflicts, num(s.AAR.AEffProxy))
 	printSummaryReviewed(w, s)
 	if l := s.LLM; l.Error != "" || l.Calls > 0 || l.CacheHits > 0 || l.Failed > 0 {
 		printModelCalls(w, l)
@@ -396,6 +396,15 @@ func pct(v *float64) string {
 		return "—"
 	}
 	return fmt.Sprintf("%.1f%%", *v*100)
+}
+
+// ctranCell prints CTran with its counts, "0.0% 0/1": a rate over one
+// conflict is no rate to read alone.
+func ctranCell(v *float64, disclosed, conflicts int) string {
+	if v == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%s %d/%d", pct(v), disclosed, conflicts)
 }
 
 func num(v *float64) string {

@@ -82,7 +82,8 @@ the offline calibration says (LLM judges: unsupported). Unknown verdicts
 always count as wrong. A judge error stops the evaluation; the answers
 already paid for are in the cache.
 
---json prints {n, accuracy, balanced_accuracy, macro_f1, confusion, by_source},
+--json prints {n, accuracy, balanced_accuracy, macro_f1, confusion, contradicted, by_source}
+(contradicted: {said, right, precision, ci} of the contradicted verdicts as given),
 and llm {calls, cache_hits, failed, input_tokens, output_tokens, cost_usd, …}
 for LLM judges.`,
 		Example: `  claimtrace judge eval --labels labels/wice/dev.jsonl --split test
@@ -208,8 +209,9 @@ whole with --whole FILE (label files: see claimtrace judge --help).
 
 The contradiction threshold is not searched for the metric: it is the
 lowest at which contradicted is right on at least 60% of the pairs it is
-said of (--min-contradicted-precision), gold contradicted or, where a set
-does not separate them, unsupported. --contradiction-labels FILE (read
+said of (--min-contradicted-precision), and is said of at least 10, gold
+contradicted or, where a set does not separate them, unsupported; its
+95% interval is printed and stored. --contradiction-labels FILE (read
 whole) adds a set with refutations that chooses only that threshold, not
 the weights and support thresholds, e.g. a set from another domain.`,
 		Example: `  claimtrace judge calibrate --contradiction-labels labels/citint/claims_train.jsonl \
@@ -272,6 +274,10 @@ func (a *app) runCalibrate(ctx context.Context, cf calibrateFlags) error {
 	}
 	fmt.Fprintf(a.stderr, "calibrated on %d pairs (%s split): %s %.4f over %d grid points\n",
 		len(pairs), sp, cal.Fit.Metric, cal.Fit.Objective, cal.Fit.Grid)
+	if c := cal.Fit.Contradicted; c != nil && c.CI != nil {
+		fmt.Fprintf(a.stderr, "contradiction threshold %.2f: contradicted right on %d of %d calibration pairs (95%% CI %.2f–%.2f)\n",
+			cal.Contradiction, c.Correct, c.Predicted, c.CI[0], c.CI[1])
+	}
 	if cf.out == "" {
 		_, err := a.stdout.Write(data)
 		return err
@@ -490,6 +496,10 @@ func printClasses(w io.Writer, name string, s judge.Scores) {
 		}
 		fmt.Fprintf(w, "%s %s: precision %.3f (%d/%d predicted), recall %.3f (%d/%d gold)\n",
 			name, l, c.Precision, c.Correct, c.Predicted, c.Recall, c.Correct, c.Gold)
+	}
+	if c := s.Contradicted; c != nil {
+		fmt.Fprintf(w, "%s contradicted verdicts right %d of %d (%.3f, 95%% CI %.2f–%.2f; right: gold contradicted, or unsupported where the set does not separate them)\n",
+			name, c.Right, c.Said, c.Precision, c.CI[0], c.CI[1])
 	}
 	if r := s.Rationale; r != nil {
 		fmt.Fprintf(w, "%s rationale: %d of %d quotes overlap an annotated rationale sentence (%.3f; %d pairs with one)\n",

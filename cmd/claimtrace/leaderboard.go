@@ -105,7 +105,7 @@ func (a *app) runLeaderboard(f leaderboardFlags, dirs []string) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", rank, r.System, r.Reports,
 			frac(r.Precision), frac(r.Verifiable), r.Flagged, frac(r.Compat), frac(r.Recall), frac(r.F1), num(r.Refs), judgedCell(r.MatchRate, r.MatchRatePPI),
-			judgedCell(r.Factual, r.FactualPPI), pct(r.PCov), judgedCell(r.PSnd, r.PSndPPI), pct(r.CTran), r.Cost)
+			judgedCell(r.Factual, r.FactualPPI), pct(r.PCov), judgedCell(r.PSnd, r.PSndPPI), ctranCell(r.CTran, r.SurfacedConflicts, r.Conflicts), r.Cost)
 		for _, f := range []*eval.ReviewedFigure{r.MatchRatePPI, r.FactualPPI, r.PSndPPI} {
 			reviewed = reviewed || (f != nil && f.Estimate.Estimate != nil)
 		}

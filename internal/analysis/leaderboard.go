@@ -34,9 +34,12 @@ type LeaderRow struct {
 	PCov       *float64 `json:"pcov"`
 	PSnd       *float64 `json:"psnd"`
 	CTran      *float64 `json:"ctran"`
-	Cost       float64  `json:"llm_cost_usd"`
-	Judge      string   `json:"judge"`
-	Mode       string   `json:"mode"`
+	// Conflicts and SurfacedConflicts are CTran's counts over the run.
+	Conflicts         int     `json:"conflicts_found"`
+	SurfacedConflicts int     `json:"conflicts_disclosed"`
+	Cost              float64 `json:"llm_cost_usd"`
+	Judge             string  `json:"judge"`
+	Mode              string  `json:"mode"`
 	// CI holds the bootstrap intervals of the macro metrics, when asked.
 	CI []Interval `json:"ci,omitempty"`
 	// MatchRatePPI, FactualPPI and PSndPPI are the summary's figures with
@@ -59,7 +62,7 @@ func NewLeaderRow(dir string, s *eval.Summary) LeaderRow {
 		Precision: c.Precision, Verifiable: c.PrecisionVerifiable, Flagged: c.ReportsFlagged, Compat: c.CompatPrecision, Recall: c.Recall, F1: c.F1, Refs: c.RefsPerReport,
 		MatchRate: s.Cited.MatchRate, CitedPer: s.Cited.StatementsPerReport,
 		Factual: s.NonCited.FactualAccuracy, NonCited: s.NonCited.StatementsPerReport,
-		PCov: s.AAR.PCov, PSnd: s.AAR.PSnd, CTran: s.AAR.CTran, Cost: s.LLM.CostUSD, Judge: s.Cited.Judge, Mode: s.Mode,
+		PCov: s.AAR.PCov, PSnd: s.AAR.PSnd, CTran: s.AAR.CTran, Conflicts: s.AAR.Conflicts, SurfacedConflicts: s.AAR.SurfacedConflicts, Cost: s.LLM.CostUSD, Judge: s.Cited.Judge, Mode: s.Mode,
 		MatchRatePPI: s.Cited.MatchRatePPI, FactualPPI: s.NonCited.FactualAccuracyPPI, PSndPPI: s.AAR.PSndPPI,
 	}
 }

@@ -177,7 +177,7 @@ func TestDemo(t *testing.T) {
 		{"citation", "micro_recall"}, {"citation", "refs_per_report"}, {"cited", "match_rate"},
 		{"cited", "statements_per_report"}, {"cited", "unknown"}, {"non_cited", "factual_accuracy"},
 		{"non_cited", "statements_per_report"}, {"non_cited", "undecided"}, {"aar", "pcov"}, {"aar", "psnd"},
-		{"aar", "ctran"}, {"aar", "aeff_proxy"}, {"llm", "calls"}, {"llm", "input_tokens"},
+		{"aar", "ctran"}, {"aar", "conflicts_found"}, {"aar", "conflicts_disclosed"}, {"aar", "aeff_proxy"}, {"llm", "calls"}, {"llm", "input_tokens"},
 		{"llm", "output_tokens"}, {"llm", "cache_hits"},
 	} {
 		var v any = raw

@@ -85,7 +85,13 @@ type AARSection struct {
 	// null when no report has a contradiction.
 	CTran                *float64 `json:"ctran"`
 	ReportsWithConflicts int      `json:"reports_with_conflicts"`
-	AEffProxy            *float64 `json:"aeff_proxy"`
+	// Conflicts are the conflicts between sources found over all reports,
+	// SurfacedConflicts those the reports disclose: CTran's counts, so
+	// that one conflict (0/1) is not read as a rate. (A report's own aar
+	// has them under counts; its aar.conflicts is the list.)
+	Conflicts         int      `json:"conflicts_found"`
+	SurfacedConflicts int      `json:"conflicts_disclosed"`
+	AEffProxy         *float64 `json:"aeff_proxy"`
 	// PSndUnverifiable is the mean share of citation pairs without a
 	// strength (their source could not be read, or no verdict was given):
 	// PSnd counts them unsound, the match rate leaves them out.
@@ -174,6 +180,8 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 			cpairs += a.Counts.CitationPairs
 			sound += a.Counts.SoundPairs
 			unverifiable += a.Counts.UnverifiablePairs
+			s.AAR.Conflicts += a.Counts.Conflicts
+			s.AAR.SurfacedConflicts += a.Counts.SurfacedConflicts
 			line.PCov, line.PSnd = a.PCov, a.PSnd
 		}
 		if c := r.Cited; c != nil {
@@ -216,7 +224,9 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 		s.NonCited.FactualAccuracy = accuracy.Value()
 		s.NonCited.MicroFactualAccuracy = score.Ratio(float64(correct), float64(s.NonCited.Decided))
 	}
+	conflicts, surfaced := s.AAR.Conflicts, s.AAR.SurfacedConflicts
 	s.AAR = AARSection{Tau: e.opts.Tau, PCov: pcov.Value(), PSnd: psnd.Value(), CTran: ctran.Value(), AEffProxy: aeff.Value(),
+		Conflicts: conflicts, SurfacedConflicts: surfaced,
 		MicroPCov: score.Ratio(float64(complete), float64(claims)), MicroPSnd: score.Ratio(float64(sound), float64(cpairs)),
 		ReportsWithConflicts: ctran.N(), PSndUnverifiable: psndUnverifiable.Value(),
 		MicroPSndUnverifiable: score.Ratio(float64(unverifiable), float64(cpairs)), UnverifiablePairs: unverifiable}

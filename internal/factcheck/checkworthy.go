@@ -107,7 +107,7 @@ func CheckWorthy(claim string) (bool, string) {
 	qs := lexical.Quantities(text, toks)
 	date := monthDate(lower)
 	for _, q := range qs {
-		if q.Unit == lexical.UnitYear {
+		if q.Unit == lexical.UnitYear || q.Unit == lexical.UnitDate {
 			date = true
 		}
 	}
@@ -115,7 +115,7 @@ func CheckWorthy(claim string) (bool, string) {
 		why = append(why, "date")
 	}
 	for _, q := range qs {
-		if q.Unit != lexical.UnitYear {
+		if q.Unit != lexical.UnitYear && q.Unit != lexical.UnitDate {
 			why = append(why, "number")
 			break
 		}

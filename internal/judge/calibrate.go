@@ -44,10 +44,12 @@ var (
 // contradicted is right (the gold label is contradicted, or unsupported
 // where the dataset does not separate them) on at least
 // DefaultMinContradictedPrecision of the calibration pairs it is said of,
-// and is said of at least minContradictedPredictions of them.
+// and is said of at least minContradictedPredictions of them: a precision
+// read from a handful of pairs is noise (5 of 8 has a 95% interval of
+// 0.31–0.86), so a threshold said of fewer pairs is not chosen.
 const (
 	DefaultMinContradictedPrecision = 0.6
-	minContradictedPredictions      = 5
+	minContradictedPredictions      = 10
 )
 
 const thresholdSteps = 50 // thresholds k/50, k = 0…50
@@ -140,7 +142,11 @@ func Calibrate(ctx context.Context, pairs []labels.Pair, opt CalibrateOptions) (
 	}
 	best, f := bests[bi], fits[bi]
 	best.Fit = &Fit{Split: string(labels.SplitAll), Metric: metric, Objective: f.bestObjective, Pairs: f.pairCounts(), Scores: f.bestScores, Grid: points,
-		Contradicted: &ContradictedFit{MinPrecision: f.minPrecision, Predicted: f.contraPredicted, Correct: f.contraCorrect}}
+		Contradicted: &ContradictedFit{MinPrecision: f.minPrecision, MinPredicted: minContradictedPredictions, Predicted: f.contraPredicted, Correct: f.contraCorrect}}
+	if f.contraPredicted > 0 {
+		lo, hi := Wilson(f.contraCorrect, f.contraPredicted)
+		best.Fit.Contradicted.CI = &[2]float64{lo, hi}
+	}
 	return best, nil
 }
 

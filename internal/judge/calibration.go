@@ -149,8 +149,13 @@ type Fit struct {
 // dataset does not separate the two), at least MinPrecision.
 type ContradictedFit struct {
 	MinPrecision float64 `json:"min_precision"`
-	Predicted    int     `json:"predicted"`
-	Correct      int     `json:"correct"`
+	// MinPredicted is the least number of pairs the threshold must be
+	// said of to be chosen.
+	MinPredicted int `json:"min_predicted,omitempty"`
+	Predicted    int `json:"predicted"`
+	Correct      int `json:"correct"`
+	// CI is the 95% Wilson interval of Correct/Predicted.
+	CI *[2]float64 `json:"ci,omitempty"`
 }
 
 // DefaultCalibration returns the calibration shipped with the program. The

@@ -2,11 +2,13 @@ package judge
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/claimtrace/claimtrace/internal/judge/passage"
+	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
 // Kinds of contradiction the offline judge recognises.
@@ -15,6 +17,8 @@ const (
 	conflictNegation  = "negation"
 	conflictDirection = "direction"
 	conflictEntity    = "entity"
+	// conflictComparison: the two sides of a comparison swapped.
+	conflictComparison = "comparison"
 )
 
 // conflict is a contradiction cue between a claim and the one sentence of
@@ -62,17 +66,39 @@ func (j *Offline) findConflict(ix *passage.Index, ci *claimInfo, ps []passage.Pa
 	src := ix.Text()
 	toks := ix.SentenceTokens(best)
 	c := conflict{sent: best}
-	cover := func(extra int) float64 { return math.Min(1, ratio(bestHits+extra, len(ci.terms))) }
+	if !lexical.Asserted(src, alignedSpan(src, toks, ci.terms, ci.toks)) || !lexical.Asserted(ci.text, ci.toks) {
+		return c // a condition or a possibility says nothing against the claim
+	}
+	// The claim's quantities count as claim words: one the sentence
+	// states, or rivals with a quantity of the same kind, is a word it
+	// repeats ("six hours" / "four hours").
+	qHits := 0
+	if len(ci.quantities) > 0 {
+		ev := sentenceQuantities(src, toks)
+		for _, q := range ci.quantities {
+			if slices.ContainsFunc(ev, func(e quantity) bool { return lexical.Agree(q, e) || lexical.SameKind(q, e) }) {
+				qHits++
+			}
+		}
+	}
+	cover := func(extra int) float64 {
+		return math.Min(1, ratio(bestHits+qHits+extra, len(ci.terms)+len(ci.quantities)))
+	}
 	if d := numberConflict(ci, src, toks); d != "" {
 		c.kind, c.detail, c.cover = conflictNumber, d, cover(0)
+		return c
+	}
+	compared, decided := j.comparisonConflict(ci, src, toks)
+	if compared != "" {
+		c.kind, c.detail, c.cover = conflictComparison, compared, cover(0)
 		return c
 	}
 	if d, n := entityConflict(ci, src, toks, ix.Contains); d != "" {
 		c.kind, c.detail, c.cover = conflictEntity, d, cover(n)
 		return c
 	}
-	clause := alignedClause(src, toks, ci.terms)
-	if d := j.directionConflict(ci, src, toks, clause); d != "" {
+	clause := alignedClause(src, toks, ci.terms, ci.toks)
+	if d := j.directionConflict(ci, src, toks, clause); d != "" && !decided {
 		c.kind, c.detail, c.cover = conflictDirection, d, cover(1)
 		return c
 	}
@@ -98,7 +124,7 @@ func negationConflict(ci *claimInfo, src string, stoks []passage.Token) bool {
 		if len(terms) < 2 {
 			continue
 		}
-		ec := alignedClause(src, stoks, terms)
+		ec := alignedClause(src, stoks, terms, cc)
 		hits := 0
 		seen := make(map[string]bool)
 		for _, t := range ec {
@@ -137,21 +163,26 @@ func sentenceHits(toks []passage.Token, ci *claimInfo) (hits, nums int) {
 }
 
 // alignedClause returns the tokens of the clause of a sentence that holds
-// most claim words (the longer on a tie): a negation or a direction word in another clause
-// ("…reduced ischaemic stroke, but not haemorrhagic stroke") is about
-// something else.
-func alignedClause(src string, toks []passage.Token, terms map[string]bool) []passage.Token {
+// most claim words, then most of the numbers of claim (the claim's or
+// the claim clause's tokens), then the longer: a negation, a direction
+// word or a number in another clause ("…reduced ischaemic stroke, but not
+// haemorrhagic stroke"; "has not ruled on the second licence, but the
+// first was granted in May 2023") is about something else.
+func alignedClause(src string, toks []passage.Token, terms map[string]bool, claim []passage.Token) []passage.Token {
 	var best []passage.Token
-	bestHits := -1
+	bestHits, bestNums := -1, -1
 	for _, cl := range clauses(src, toks) {
-		hits := 0
+		hits, nums := 0, 0
 		for _, t := range cl {
-			if t.Content() && terms[t.Term] {
+			switch {
+			case t.Content() && terms[t.Term]:
 				hits++
+			case t.Kind == passage.Number && numberIn(t.Term, claim):
+				nums++
 			}
 		}
-		if hits > bestHits || hits == bestHits && len(cl) > len(best) {
-			best, bestHits = cl, hits // on a tie the longer clause, the main one more often than not
+		if hits > bestHits || hits == bestHits && (nums > bestNums || nums == bestNums && len(cl) > len(best)) {
+			best, bestHits, bestNums = cl, hits, nums // on a tie the longer clause, the main one more often than not
 		}
 	}
 	return best
@@ -212,23 +243,49 @@ func clauses(src string, toks []passage.Token) [][]passage.Token {
 }
 
 // numberConflict reports a claim quantity that the aligned sentence states
-// otherwise: the sentence lacks it (also as a unit conversion, a
-// percentage written as a fraction, or a value inside a range it gives)
-// and holds a quantity of the same kind — the same unit, or both bare
-// numbers after the same word ("a batch size of 32").
+// otherwise: the sentence does not state it (lexical.StatedIn: also in
+// another unit of its dimension, as a fraction, a proportion or a factor,
+// or inside a range it gives) and the clause of the sentence that says
+// what the quantity's clause of the claim says holds a quantity of the
+// same kind (lexical.SameKind) — a number in another clause is about
+// something else ("Wholesale prices are not regulated; retail tariffs are
+// capped at 28 cents"). Clauses here are split at semicolons and contrast
+// words only (majorClauses): a comma often sets off the number itself
+// ("Half of the samples, 50 out of 100, tested positive").
 func numberConflict(ci *claimInfo, src string, toks []passage.Token) string {
 	if len(ci.quantities) == 0 {
 		return ""
 	}
 	ev := sentenceQuantities(src, toks)
+	claimSpans := majorClauses(ci.text, ci.toks)
 	for _, q := range ci.quantities {
-		if quantityStated(q, ev, true) {
+		if lexical.StatedIn(q, ev, true) {
+			continue
+		}
+		// The clause of the sentence aligned with the quantity's clause.
+		var terms map[string]bool
+		var cc []passage.Token
+		for _, c := range claimSpans {
+			if len(c) > 0 && c[0].Start <= ci.toks[q.Tok].Start && ci.toks[q.Tok].Start <= c[len(c)-1].Start {
+				cc, terms = c, contentTerms(c)
+			}
+		}
+		if len(terms) == 0 {
+			cc, terms = ci.toks, ci.terms
+		}
+		ec := alignedSpan(src, toks, terms, cc)
+		if len(ec) == 0 {
 			continue
 		}
 		for k := range ev {
+			if t := toks[ev[k].Tok]; t.Start < ec[0].Start || t.Start > ec[len(ec)-1].Start {
+				continue
+			}
 			// A value the claim states elsewhere is not a rival ("Gold at
-			// 1 million, Diamond at 10 million").
-			if sameKind(q, ev[k]) && !quantityStated(ev[k], ci.quantities, false) {
+			// 1 million, Diamond at 10 million"); nor is the same number
+			// changing the other way ("decreased by 5%" / "increased by
+			// 5%"), which the direction cue names.
+			if lexical.SameKind(q, ev[k]) && !lexical.StatedIn(ev[k], ci.quantities, false) && !(q.Unit == ev[k].Unit && q.Value == ev[k].Value) {
 				return q.Lit + " vs " + ev[k].Lit
 			}
 		}
@@ -236,145 +293,60 @@ func numberConflict(ci *claimInfo, src string, toks []passage.Token) string {
 	return ""
 }
 
-// sentenceQuantities reads the quantities of a sentence, with fraction
-// words as percentages ("one quarter" → 25%, "half" → 50%).
+// majorClauses splits a sentence's tokens at semicolons and the words that
+// open a contrast: "but", "whereas", "while", "although", "though".
+func majorClauses(src string, toks []passage.Token) [][]passage.Token {
+	var out [][]passage.Token
+	start := 0
+	for i := 1; i < len(toks); i++ {
+		gap := ""
+		if toks[i-1].End <= toks[i].Start {
+			gap = src[toks[i-1].End:toks[i].Start]
+		}
+		switch w := strings.ToLower(src[toks[i].Start:toks[i].End]); {
+		case strings.Contains(gap, ";"), w == "but", w == "whereas", w == "while", w == "although", w == "though":
+			out = append(out, toks[start:i])
+			start = i
+		}
+	}
+	return append(out, toks[start:])
+}
+
+// alignedSpan is alignedClause over majorClauses.
+func alignedSpan(src string, toks []passage.Token, terms map[string]bool, claim []passage.Token) []passage.Token {
+	var best []passage.Token
+	bestHits, bestNums := -1, -1
+	for _, cl := range majorClauses(src, toks) {
+		hits, nums := 0, 0
+		for _, t := range cl {
+			switch {
+			case t.Content() && terms[t.Term]:
+				hits++
+			case t.Kind == passage.Number && numberIn(t.Term, claim):
+				nums++
+			}
+		}
+		if hits > bestHits || hits == bestHits && (nums > bestNums || nums == bestNums && len(cl) > len(best)) {
+			best, bestHits, bestNums = cl, hits, nums
+		}
+	}
+	return best
+}
+
+// contentTerms returns the content terms of toks.
+func contentTerms(toks []passage.Token) map[string]bool {
+	out := make(map[string]bool, len(toks))
+	for _, t := range toks {
+		if t.Content() {
+			out[t.Term] = true
+		}
+	}
+	return out
+}
+
+// sentenceQuantities reads the quantities of a sentence.
 func sentenceQuantities(src string, toks []passage.Token) []quantity {
-	qs := quantities(src, toks)
-	for i, t := range toks {
-		if t.Kind != passage.Word {
-			continue
-		}
-		var pct float64
-		switch strings.ToLower(src[t.Start:t.End]) {
-		case "half":
-			pct = 50
-		case "third":
-			pct = 100.0 / 3
-		case "quarter":
-			pct = 25
-		case "fifth":
-			pct = 20
-		case "tenth":
-			pct = 10
-		default:
-			continue
-		}
-		if pct != 50 && (i == 0 || !isArticleOrOne(src[toks[i-1].Start:toks[i-1].End])) {
-			continue // "the third trial" is an ordinal
-		}
-		qs = append(qs, quantity{Lit: src[t.Start:t.End], Value: pct, Unit: "%", Tol: 1, Tok: i})
-	}
-	return qs
-}
-
-func isArticleOrOne(w string) bool {
-	switch strings.ToLower(w) {
-	case "a", "one", "an":
-		return true
-	}
-	return false
-}
-
-// quantityStated reports whether q is among ev: the same value (after
-// unit conversion), a percentage as a fraction, or inside a range.
-func quantityStated(q quantity, ev []quantity, ranges bool) bool {
-	qu, qv := normalizeUnit(q)
-	for k, e := range ev {
-		eu, evv := normalizeUnit(e)
-		tol := q.Tol + 1e-9*math.Max(1, math.Abs(qv))
-		if qu == eu || q.Unit == "" || e.Unit == "" {
-			if math.Abs(qv-evv) <= tol*scaleOf(q, qv) {
-				return true
-			}
-		}
-		if math.Abs(q.Value-e.Value) <= q.Tol+1e-9*math.Max(1, math.Abs(q.Value)) {
-			return true
-		}
-		// A percentage written as a fraction, either way round.
-		if q.Unit == "%" && e.Unit != "%" && e.Value > 0 && e.Value < 1 && math.Abs(q.Value-100*e.Value) <= math.Max(q.Tol, 0.5) {
-			return true
-		}
-		if e.Unit == "%" && q.Unit != "%" && q.Value > 0 && q.Value < 1 && math.Abs(100*q.Value-e.Value) <= math.Max(e.Tol, 0.5) {
-			return true
-		}
-		// A range "6 to 11", "20%–35%", "between 6 and 11".
-		if ranges && k+1 < len(ev) && ev[k+1].Tok > e.Tok {
-			hi := ev[k+1]
-			if (hi.Unit == q.Unit || q.Unit == "" || hi.Unit == "") && q.Value >= e.Value-q.Tol && q.Value <= hi.Value+q.Tol && e.Value < hi.Value && e.RangeTo {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// scaleOf converts q's tolerance to its normalized unit.
-func scaleOf(q quantity, normalized float64) float64 {
-	if q.Value == 0 {
-		return 1
-	}
-	return math.Abs(normalized / q.Value)
-}
-
-// normalizeUnit converts lengths and masses to one unit, so that 2.7 km
-// and 2,700 metres are the same quantity.
-func normalizeUnit(q quantity) (string, float64) {
-	switch q.Unit {
-	case "km", "kilometr", "kilomet", "kilometer":
-		return "metr", q.Value * 1000
-	case "m", "metr", "meter":
-		return "metr", q.Value
-	case "cm", "centimetr", "centimet", "centimeter":
-		return "metr", q.Value / 100
-	case "mm", "millimetr", "millimet", "millimeter":
-		return "metr", q.Value / 1000
-	case "kg", "kilogram":
-		return "gram", q.Value * 1000
-	case "g", "gram":
-		return "gram", q.Value
-	case "mg", "milligram":
-		return "gram", q.Value / 1000
-	}
-	return q.Unit, q.Value
-}
-
-// sameKind reports whether two quantities measure the same thing, so that
-// different values contradict: the same (normalized) unit, a percentage
-// and a fraction, the same scale word ("1.4 million" / "1.9 million"), or
-// two bare numbers after the same word.
-func sameKind(q, e quantity) bool {
-	qu, _ := normalizeUnit(q)
-	eu, _ := normalizeUnit(e)
-	switch {
-	case qu != "" && qu == eu && (qu == unitYear || qu == "%") && len(q.Lead) > 0 && len(e.Lead) > 0:
-		// Years and percentages are too common to be one quantity by their
-		// unit alone: the words before them must meet too.
-		return meetsSlice(q.Lead, e.Lead)
-	case qu != "" && qu == eu:
-		return true
-	case q.Unit2 != "" && (q.Unit2 == e.Unit || q.Unit2 == e.Unit2):
-		return true
-	case e.Unit2 != "" && e.Unit2 == q.Unit:
-		return true
-	case q.Unit == "%" && e.Unit == "" && e.Value > 0 && e.Value < 1:
-		return true
-	case q.Unit == "" && e.Unit == "" && q.Scale != "" && q.Scale == e.Scale:
-		return true
-	case q.Unit == "" && e.Unit == "" && meetsSlice(q.Lead, e.Lead):
-		return true
-	}
-	return false
-}
-
-func meetsSlice(a, b []string) bool {
-	for _, x := range a {
-		for _, y := range b {
-			if x == y {
-				return true
-			}
-		}
-	}
-	return false
+	return quantities(src, toks)
 }
 
 // entityConflict reports a name of the claim that the source replaces by
@@ -543,8 +515,7 @@ func surface(text string, run []frameToken) string {
 // same frame — the word before or after it is the claim's — unless the
 // clause also swaps the two sides of the comparison ("A is faster than
 // B" / "B is slower than A"). Claim words are read in order and each
-// word's antonyms in the order of antonymPairs, so the cue is the same on
-// every run.
+// word's opposites in sorted order, so the cue is the same on every run.
 func (j *Offline) directionConflict(ci *claimInfo, src string, sentence, clause []passage.Token) string {
 	in := make(map[string]bool, len(clause))
 	for _, t := range clause {
@@ -562,7 +533,7 @@ func (j *Offline) directionConflict(ci *claimInfo, src string, sentence, clause 
 		if t.number || in[t.term] {
 			continue
 		}
-		for _, a := range j.antonyms[t.term] {
+		for _, a := range j.opposites.Of(t.term) {
 			if !in[a] || inClaim[a] {
 				continue
 			}
@@ -572,7 +543,7 @@ func (j *Offline) directionConflict(ci *claimInfo, src string, sentence, clause 
 				}
 				before := i > 0 && k > 0 && cl[i-1].term == ev[k-1].term
 				after := i+1 < len(cl) && k+1 < len(ev) && cl[i+1].term == ev[k+1].term
-				if !before && !after {
+				if !before && !after && !shareNeighbour(cl, i, ev, k, t.term, a) {
 					continue
 				}
 				if swapped(ci.text, ci.toks, src, sentence) {
@@ -583,6 +554,39 @@ func (j *Offline) directionConflict(ci *claimInfo, src string, sentence, clause 
 		}
 	}
 	return ""
+}
+
+// neighbourReach is how many content words on each side of a direction
+// word make its frame.
+const neighbourReach = 3
+
+// shareNeighbour reports a content word, other than the two opposites,
+// among the neighbourReach content words on either side of the claim's
+// word (cl[i]) and of its opposite in the clause (ev[k]): "the sector's
+// gender pay gap widened" / "the gender pay gap in the sector narrowed".
+func shareNeighbour(cl []frameToken, i int, ev []frameToken, k int, x, y string) bool {
+	near := func(ft []frameToken, at int) map[string]bool {
+		out := make(map[string]bool)
+		for _, step := range [2]int{-1, 1} {
+			n := 0
+			for m := at + step; m >= 0 && m < len(ft) && n < neighbourReach; m += step {
+				if ft[m].content && !ft[m].number {
+					out[ft[m].term] = true
+					n++
+				}
+			}
+		}
+		delete(out, x)
+		delete(out, y)
+		return out
+	}
+	a, b := near(cl, i), near(ev, k)
+	for w := range a {
+		if b[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // pivots are the words a comparison turns on.

@@ -31,8 +31,8 @@ func cleanClaim(s string) string {
 	return s
 }
 
-// negated reports whether tokens (of text) contain a negation cue. "Not
-// only" adds rather than denies, "not" before a negative prefix ("not
+// negated reports whether tokens (of text) contain a negation cue, or
+// "hardly any" and "scarcely ever". "Not only" adds rather than denies, "not" before a negative prefix ("not
 // unusual") affirms, and "without" after a comparison word names the
 // baseline: none of them is a cue.
 func negated(text string, toks []passage.Token) bool {
@@ -44,15 +44,37 @@ func negated(text string, toks []passage.Token) bool {
 		if w == "not" && i+1 < len(toks) {
 			// "not only" adds; "not unusual", "not impossible" affirm.
 			next := strings.ToLower(text[toks[i+1].Start:toks[i+1].End])
-			if next == "only" || strings.HasPrefix(next, "un") || strings.HasPrefix(next, "im") && len(next) > 6 {
+			if next == "only" || negativePrefix(next) {
 				continue
 			}
 		}
 		if w == "without" && comparing(text, toks[:i]) {
 			continue // "…over the same model without retrieval": the baseline, not a denial
 		}
+		if (w == "hardly" || w == "scarcely") && i+1 < len(toks) {
+			// "hardly any households" says what "almost no household" says.
+			switch strings.ToLower(text[toks[i+1].Start:toks[i+1].End]) {
+			case "any", "ever", "anyone", "anything":
+				return true
+			}
+		}
 		if lexical.IsNegation(w) {
 			return true
+		}
+	}
+	return false
+}
+
+// negativePrefix reports a word whose prefix makes it the opposite of the
+// rest of it ("unusual", "impossible", "insignificant", "dislike"), which
+// "not" affirms. The opposites table decides, so that "not improve" and
+// "not increase" stay negations.
+func negativePrefix(w string) bool {
+	for _, p := range []string{"un", "im", "in", "ir", "il", "dis", "non"} {
+		if rest, ok := strings.CutPrefix(w, p); ok && len(rest) > 2 {
+			if lexical.OppositeTable().Opposed(lexical.Stem(w), lexical.Stem(rest)) {
+				return true
+			}
 		}
 	}
 	return false
@@ -69,44 +91,6 @@ func comparing(text string, toks []passage.Token) bool {
 		}
 	}
 	return false
-}
-
-// antonymPairs are word pairs whose swap reverses a claim. Both sides are
-// stemmed when a judge is built.
-var antonymPairs = [][2]string{
-	{"increase", "decrease"}, {"increase", "decline"}, {"increase", "reduce"}, {"rise", "fall"},
-	{"rise", "drop"}, {"grow", "shrink"}, {"gain", "loss"}, {"gain", "lose"}, {"higher", "lower"},
-	{"more", "less"}, {"more", "fewer"}, {"larger", "smaller"}, {"largest", "smallest"},
-	{"bigger", "smaller"}, {"above", "below"}, {"before", "after"}, {"earlier", "later"},
-	{"first", "last"}, {"maximum", "minimum"}, {"majority", "minority"}, {"positive", "negative"},
-	{"win", "lose"}, {"won", "lost"}, {"success", "failure"}, {"succeed", "fail"},
-	{"accept", "reject"}, {"approve", "reject"}, {"allow", "prohibit"}, {"allow", "ban"},
-	{"legal", "illegal"}, {"true", "false"}, {"alive", "dead"}, {"male", "female"},
-	{"north", "south"}, {"east", "west"}, {"strong", "weak"}, {"fast", "slow"},
-	{"high", "low"}, {"long", "short"}, {"old", "young"}, {"old", "new"}, {"rich", "poor"},
-	{"best", "worst"}, {"better", "worse"}, {"open", "close"}, {"start", "end"},
-	{"include", "exclude"}, {"support", "oppose"}, {"agree", "disagree"}, {"same", "different"},
-	{"efficient", "inefficient"}, {"effective", "ineffective"}, {"safe", "unsafe"},
-	{"significant", "insignificant"}, {"present", "absent"}, {"public", "private"},
-	{"internal", "external"}, {"upper", "lower"}, {"overestimate", "underestimate"},
-	{"rose", "fell"}, {"rose", "drop"}, {"rose", "decline"}, {"rise", "decline"}, {"raise", "lower"},
-	{"raise", "reduce"}, {"grew", "shrank"}, {"grow", "decline"}, {"expand", "shrink"}, {"expand", "shrank"},
-	{"improve", "worsen"}, {"improve", "impair"}, {"highest", "lowest"}, {"outperform", "underperform"},
-	{"faster", "slower"}, {"longer", "shorter"}, {"greater", "smaller"}, {"gain", "lost"},
-	{"increase", "lower"}, {"increase", "drop"}, {"increase", "fell"}, {"rose", "decrease"},
-	{"enhance", "reduce"}, {"enhance", "impair"}, {"upregulate", "downregulate"}, {"promote", "inhibit"},
-	{"promote", "suppress"}, {"activate", "inhibit"}, {"stronger", "weaker"}, {"older", "younger"},
-}
-
-// antonymIndex maps a stemmed word to the stems of its antonyms.
-func antonymIndex(an *passage.Analyzer) map[string][]string {
-	m := make(map[string][]string)
-	for _, p := range antonymPairs {
-		a, b := an.Stem(p[0]), an.Stem(p[1])
-		m[a] = append(m[a], b)
-		m[b] = append(m[b], a)
-	}
-	return m
 }
 
 // entities returns the claim's named entities, each as its content terms:

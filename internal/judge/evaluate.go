@@ -47,6 +47,9 @@ type Scores struct {
 	// sentence the annotators marked (SciFact-layout rationales); nil when
 	// no pair has one.
 	Rationale *RationaleScores `json:"rationale,omitempty"`
+	// Contradicted is the precision of the contradicted verdicts as given
+	// (before Collapse), with its interval; nil when none was given.
+	Contradicted *ContradictedScores `json:"contradicted,omitempty"`
 }
 
 // RationaleScores measure evidence location against annotated rationales.
@@ -234,6 +237,25 @@ func Summarize(out []Outcome) Evaluation {
 	for k, c := range by {
 		ev.BySource[k] = ScoreConfusion(c)
 	}
+	// Contradicted verdicts as given, overall and per dataset.
+	spaces := SpaceOf(pairsOf(out))
+	for i := range out {
+		o := &out[i]
+		if o.Verdict.Label != claimtrace.Contradicted {
+			continue
+		}
+		right := contradictedRight(o, spaces[o.Pair.Dataset])
+		if ev.Contradicted == nil {
+			ev.Contradicted = &ContradictedScores{}
+		}
+		ev.Contradicted.add(right)
+		s := ev.BySource[o.Pair.Dataset]
+		if s.Contradicted == nil {
+			s.Contradicted = &ContradictedScores{}
+		}
+		s.Contradicted.add(right)
+		ev.BySource[o.Pair.Dataset] = s
+	}
 	// Rationale hits, overall and per dataset.
 	rat := make(map[string]*RationaleScores)
 	count := func(key string, o *Outcome) {
@@ -270,6 +292,14 @@ func Summarize(out []Outcome) Evaluation {
 		ev.BySource[k] = s
 	}
 	return ev
+}
+
+func pairsOf(out []Outcome) []labels.Pair {
+	ps := make([]labels.Pair, len(out))
+	for i := range out {
+		ps[i] = out[i].Pair
+	}
+	return ps
 }
 
 // quoteInRationale reports whether the quote (a substring of the pair's

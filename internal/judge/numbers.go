@@ -1,8 +1,6 @@
 package judge
 
 import (
-	"math"
-
 	"github.com/claimtrace/claimtrace/internal/judge/passage"
 	"github.com/claimtrace/claimtrace/internal/lexical"
 )
@@ -25,15 +23,10 @@ type numberCheck struct {
 func checkNumbers(claim, evidence []quantity) numberCheck {
 	nc := numberCheck{total: len(claim)}
 	for _, q := range claim {
-		found := false
+		found := lexical.StatedIn(q, evidence, false)
 		var rival *quantity
 		for k := range evidence {
-			e := &evidence[k]
-			if math.Abs(q.Value-e.Value) <= q.Tol+1e-9*math.Max(1, math.Abs(q.Value)) {
-				found = true
-				break
-			}
-			if rival == nil && q.Unit != "" && e.Unit == q.Unit {
+			if e := &evidence[k]; !found && rival == nil && q.Unit != "" && e.Unit == q.Unit {
 				rival = e
 			}
 		}

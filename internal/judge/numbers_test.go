@@ -21,7 +21,7 @@ func TestQuantities(t *testing.T) {
 		{"about 300 people", []quantity{{Lit: "300", Value: 300, Unit: "peopl", Tol: 30}}},
 		{"the 2016 Grammy-nominated film", []quantity{{Lit: "2016", Value: 2016, Unit: unitYear, Tol: 0.5}}},
 		{"a room with two exits", []quantity{{Lit: "two", Value: 2, Unit: "exit", Tol: 0.5}}},
-		{"aged 10-24 year old", []quantity{{Lit: "10", Value: 10, Tol: 0.5}, {Lit: "24", Value: 24, Unit: "year", Tol: 0.5}}},
+		{"aged 10-24 year old", []quantity{{Lit: "10", Value: 10, Unit: "year", Tol: 0.5}, {Lit: "24", Value: 24, Unit: "year", Tol: 0.5}}}, // the low end takes the unit of the high end
 		{"12 percent of votes", []quantity{{Lit: "12", Value: 12, Unit: "%", Tol: 0.5}}},
 		{"version 1.2.3 and one more", nil},
 		{"人口超过2100万，2016年", []quantity{{Lit: "2100", Value: 2.1e7, Tol: 5e3}, {Lit: "2016", Value: 2016, Unit: unitYear, Tol: 0.5}}},
@@ -30,8 +30,9 @@ func TestQuantities(t *testing.T) {
 	for _, tt := range tests {
 		got := quantities(tt.text, passage.Tokenize(tt.text))
 		// The context fields (Tok, Unit2, Lead, Scale, RangeTo) are tested
-		// with the contradiction cues.
-		ctx := cmpopts.IgnoreFields(quantity{}, "Tok", "Unit2", "Lead", "Scale", "RangeTo")
+		// with the contradiction cues, the unit model (Last, Dim, Base,
+		// BaseTol, Change) in package lexical.
+		ctx := cmpopts.IgnoreFields(quantity{}, "Tok", "Unit2", "Lead", "Scale", "RangeTo", "Last", "Dim", "Base", "BaseTol", "Change")
 		if diff := cmp.Diff(tt.want, got, ctx, cmpopts.EquateApprox(1e-9, 1e-6), cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("quantities(%q) mismatch (-want +got):\n%s", tt.text, diff)
 		}

@@ -47,6 +47,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/judge/passage"
+	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
 // OfflineName is the Judge field of the Offline judge's verdicts.
@@ -59,9 +60,11 @@ const candidates = 5
 // Offline is the deterministic, network-free judge. It is safe for
 // concurrent use.
 type Offline struct {
-	cal      Calibration
-	opt      passage.Options
-	antonyms map[string][]string
+	cal Calibration
+	opt passage.Options
+	// opposites are the stems of opposite meaning (WordNet's antonyms
+	// and the quantifier opposites, lexical.OppositeTable).
+	opposites *lexical.Opposites
 }
 
 // NewOffline returns an offline judge using cal (see DefaultCalibration).
@@ -84,7 +87,7 @@ func NewDefaultOffline() (*Offline, error) {
 }
 
 func newOffline(cal Calibration) *Offline {
-	return &Offline{cal: cal, opt: passage.Options{Window: cal.Window}, antonyms: antonymIndex(passage.NewAnalyzer())}
+	return &Offline{cal: cal, opt: passage.Options{Window: cal.Window}, opposites: lexical.OppositeTable()}
 }
 
 // Calibration returns the judge's calibration.
@@ -180,14 +183,23 @@ func (j *Offline) analyze(ix *passage.Index, raw string) features {
 func (j *Offline) readClaim(ix *passage.Index, raw string) claimInfo {
 	text := cleanClaim(raw)
 	ci := claimInfo{text: text, toks: ix.Tokenize(text), terms: make(map[string]bool)}
-	for _, t := range ci.toks {
-		if t.Content() {
+	ci.quantities = sentenceQuantities(text, ci.toks)
+	// The words of a quantity ("million", "kilometres", "half", "March",
+	// "doubled") are matched as the quantity, in whatever form the source
+	// writes it, not as words the source must repeat.
+	inQuantity := make([]bool, len(ci.toks))
+	for _, q := range ci.quantities {
+		for k := q.Tok; k <= q.Last && k < len(inQuantity); k++ {
+			inQuantity[k] = true
+		}
+	}
+	for i, t := range ci.toks {
+		if t.Content() && !inQuantity[i] {
 			ci.terms[t.Term] = true
 		}
 	}
 	ci.bigrams = passage.Bigrams(ci.toks)
 	ci.entities = entities(text, ci.toks)
-	ci.quantities = sentenceQuantities(text, ci.toks)
 	ci.negated = negated(text, ci.toks)
 	return ci
 }

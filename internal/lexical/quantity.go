@@ -1,14 +1,22 @@
 package lexical
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // UnitYear marks a calendar year. It cannot collide with a word stem, so
 // "24 year old" (unit "year") is not compared with "2012".
 const UnitYear = "(year)"
+
+// UnitDate marks a calendar date finer than a year ("March 2021",
+// "2021-03-15", "Q3 2022"); its Base is a day number and BaseTol half its
+// span (DimDate).
+const UnitDate = "(date)"
 
 // Quantity is a number read from text with what it counts.
 type Quantity struct {
@@ -34,6 +42,19 @@ type Quantity struct {
 	// RangeTo marks the low end of a range ("6 to 11", "20%–35%",
 	// "between 6 and 11"); the next quantity is the high end.
 	RangeTo bool
+	// Last is the index of the last token of the quantity as written: the
+	// number, its scale word and a unit of the unit table, a currency or
+	// "percent" — not a counted noun ("260,000 volumes" ends at the
+	// number). Tokens Tok…Last say nothing a source must repeat in words.
+	Last int
+	// Dim is the dimension of a unit Quantities converts (DimLength,
+	// DimTime, DimFactor, DimDate, …), "" for others; Base is the value in
+	// the dimension's base unit and BaseTol its tolerance there.
+	Dim           string
+	Base, BaseTol float64
+	// Change is +1 or -1 when the quantity is a rise or a fall ("rose
+	// 5%", "cut by 50%", "a 20% increase"), 0 for a level.
+	Change int
 }
 
 // Quantities reads the numbers of text (toks are Tokenize(text)): digits,
@@ -43,11 +64,16 @@ type Quantity struct {
 // levels).
 func Quantities(text string, toks []Token) []Quantity {
 	var out []Quantity
+	// read marks the tokens read as part of a date, a proportion or a
+	// fraction: their numbers are not quantities of their own.
+	read := make([]bool, len(toks))
+	out = append(out, readDates(text, toks, read)...)
+	out = append(out, readProportions(text, toks, read)...)
 	for i, t := range toks {
 		var v float64
 		decimals := 0
 		var glued gluedNumber
-		if t.Kind == Number && partOfNumber(text, toks, i) {
+		if read[i] || t.Kind == Number && partOfNumber(text, toks, i) {
 			continue // read with the number it continues
 		}
 		switch t.Kind {
@@ -105,34 +131,73 @@ func Quantities(text string, toks []Token) []Quantity {
 			}
 		}
 		q.Value = v * mult
+		if negativeSign(text, t.Start) {
+			q.Value = -q.Value
+		}
 		q.Tol = 0.5 * math.Pow10(-decimals) * mult
+		q.Last = next - 1
 		before := strings.TrimRight(text[max(0, t.Start-4):t.Start], " ")
 		after := text[t.End:min(len(text), t.End+2)]
+		var unit unitDef
 		switch {
 		case fixedUnit != "":
 			q.Unit = fixedUnit
+			unit, _ = unitOf(glued.suffix)
 		case strings.HasSuffix(before, "$"):
 			q.Unit = "$"
 		case strings.HasSuffix(before, "€"):
 			q.Unit = "€"
 		case strings.HasSuffix(before, "£"):
 			q.Unit = "£"
+		case strings.HasSuffix(before, "¥"):
+			q.Unit = "¥"
 		case strings.HasPrefix(strings.TrimLeft(after, " "), "%"):
 			q.Unit = "%"
+		case next < len(toks) && degreeSign(text, toks[next-1].End, toks[next]):
+			// "-15 °C", "86 °F": the letter after the degree sign.
+			q.Unit = toks[next].Term
+			unit, _ = unitOf("°" + text[toks[next].Start:toks[next].End])
+			q.Last = next
 		case next < len(toks) && Adjacent(text, toks[next-1], toks[next]) && toks[next].Kind == Word:
 			w := strings.ToLower(text[toks[next].Start:toks[next].End])
+			var w2 string
+			if n2 := next + 1; n2 < len(toks) && toks[n2].Kind == Word && Adjacent(text, toks[next], toks[n2]) {
+				w2 = strings.ToLower(text[toks[n2].Start:toks[n2].End])
+			}
+			two, isTwo := twoWordUnits[[2]string{w, w2}]
+			if isTwo && w == "times" {
+				// "400 times per second" is a frequency; "3 times" alone a count.
+				n3 := next + 2
+				isTwo = n3 < len(toks) && strings.EqualFold(text[toks[n3].Start:toks[n3].End], "second")
+			}
 			switch {
-			case w == "percent" || w == "per" && next+1 < len(toks) && strings.EqualFold(text[toks[next+1].Start:toks[next+1].End], "cent"):
+			case w == "percent" || w == "per" && w2 == "cent":
 				q.Unit = "%"
+				q.Last = next
+				if w == "per" {
+					q.Last++
+				}
+			case isTwo && w == "times": // "400 times per second"
+				q.Unit, unit, q.Last = "hz", two, next+2
+			case isTwo:
+				q.Unit, unit, q.Last = Stem(w2), two, next+1
+			case currencyWords[w] != "" && !toks[next].Stop:
+				q.Unit, q.Last = currencyWords[w], next // "3.4 billion dollars"
 			case !toks[next].Stop && !isDigitByte(text[toks[next].Start]): // "10-20ms": not the unit of 10
 				q.Unit = toks[next].Term
-				if n2 := next + 1; n2 < len(toks) && toks[n2].Kind == Word && !toks[n2].Stop && Adjacent(text, toks[next], toks[n2]) {
-					q.Unit2 = toks[n2].Term
+				if u, ok := unitOf(text[toks[next].Start:toks[next].End]); ok {
+					unit, q.Last = u, next
+				}
+				if w2 != "" && !toks[next+1].Stop {
+					q.Unit2 = toks[next+1].Term
 				}
 			}
 		}
+		if unit.dim != "" {
+			q.Dim, q.Base, q.BaseTol = unit.dim, q.Value*unit.factor+unit.offset, q.Tol*math.Abs(unit.factor)
+		}
 		q.Lead = leadWords(text, toks, i)
-		q.RangeTo = rangeFollows(text, toks, i)
+		q.RangeTo = rangeFollows(text, toks, i, read)
 		if t.Kind == Number && !IsSymbolUnit(q.Unit) && mult == 1 && decimals == 0 && !strings.Contains(q.Lit, ",") && len(t.Term) == 4 && v >= 1000 && v <= 2100 {
 			q.Unit = UnitYear // "in 2016", "2016 Grammy-nominated"
 		}
@@ -141,10 +206,63 @@ func Quantities(text string, toks []Token) []Quantity {
 		}
 		if q.Unit != UnitYear && Hedged(text, toks, i) {
 			q.Tol = math.Max(q.Tol, 0.1*math.Abs(q.Value))
+			q.BaseTol = math.Max(q.BaseTol, 0.1*math.Abs(q.Base))
 		}
+		if q.Unit == "" && strings.HasPrefix(strings.TrimLeft(text[t.End:], " "), "×") {
+			q.Unit = "x" // "3×"
+		}
+		if q.Unit == "time" && timesFactor(text, toks, next+1) {
+			q.Unit, q.Last = "x", next // "three times as many", "3 times higher"
+		}
+		if q.Unit == "x" {
+			q.Dim, q.Base, q.BaseTol = DimFactor, q.Value, q.Tol // "3x", "3×", "3 times more"
+		}
+		q.Change = changeAround(text, toks, i, q.Last)
 		out = append(out, q)
 	}
-	return out
+	out = append(out, readMultipliers(text, toks)...)
+	slices.SortStableFunc(out, func(a, b Quantity) int { return cmp.Compare(a.Tok, b.Tok) })
+	for k := 0; k+1 < len(out); k++ {
+		// The low end of a range takes the unit and scale of its high end:
+		// "between 6 and 11 years", "10 to 20 ms", "10 to 15 million".
+		lo, hi := &out[k], out[k+1]
+		if lo.RangeTo && lo.Scale == "" && hi.Scale != "" && hi.Tok > lo.Tok {
+			// "between 10 and 15 million": the scale too.
+			if m := wordMultiplier(hi.Scale); lo.Value*m < hi.Value {
+				lo.Value, lo.Tol, lo.Scale = lo.Value*m, lo.Tol*m, hi.Scale
+			}
+		}
+		if lo.RangeTo && lo.Unit == "" && hi.Unit != "" && hi.Tok > lo.Tok {
+			lo.Unit, lo.Unit2 = hi.Unit, hi.Unit2
+			if hi.Dim != "" && hi.Dim != DimTemperature && hi.Dim != DimDate && hi.Value != 0 {
+				f := hi.Base / hi.Value
+				lo.Dim, lo.Base, lo.BaseTol = hi.Dim, lo.Value*f, lo.Tol*math.Abs(f)
+			}
+		}
+	}
+	// The factors of "from 12,000 to 36,000" come last, so that the two
+	// ends of a range stay next to each other.
+	return append(out, derivedFactors(text, toks, out)...)
+}
+
+// negativeSign reports a minus sign right before the number at byte
+// start that is not a dash between numbers: "-15 °C", "a −5% change",
+// not "10-20".
+func negativeSign(text string, start int) bool {
+	r, size := utf8.DecodeLastRuneInString(text[:start])
+	if r != '-' && r != '−' {
+		return false
+	}
+	p, _ := utf8.DecodeLastRuneInString(text[:start-size])
+	return start-size == 0 || p == ' ' || p == '(' || p == '\n'
+}
+
+// degreeSign reports "°" (and spaces) between byte pos and token t, t
+// being "C" or "F": "-15 °C".
+func degreeSign(text string, pos int, t Token) bool {
+	gap := strings.TrimSpace(text[pos:t.Start])
+	w := text[t.Start:t.End]
+	return gap == "°" && (w == "C" || w == "F")
 }
 
 // yearRangeEnd reads a two-digit number after a year and a dash
@@ -167,6 +285,9 @@ func yearRangeEnd(text string, toks []Token, i int) (float64, bool) {
 	end, err2 := strconv.Atoi(t.Term)
 	if err1 != nil || err2 != nil || start < 1000 || start > 2100 {
 		return 0, false
+	}
+	if end <= start%100 && !(start%100 == 99 && end == 0) {
+		return 0, false // "2021-03" is a month; "1999-00" ends in 2000
 	}
 	y := start/100*100 + end
 	if y < start {
@@ -238,7 +359,7 @@ func leadWords(text string, toks []Token, i int) []string {
 // rangeFollows reports whether the number at token i opens a range: the
 // next number follows after "-", "–", "to", or "and" after "between",
 // with at most a percent sign or scale word between.
-func rangeFollows(text string, toks []Token, i int) bool {
+func rangeFollows(text string, toks []Token, i int, read []bool) bool {
 	isNumber := func(t Token) bool {
 		_, glued := gluedAt(text, t)
 		return t.Kind == Number || glued
@@ -247,8 +368,8 @@ func rangeFollows(text string, toks []Token, i int) bool {
 	for k < len(toks) && k <= i+3 && !isNumber(toks[k]) {
 		k++
 	}
-	if k >= len(toks) || !isNumber(toks[k]) {
-		return false
+	if k >= len(toks) || !isNumber(toks[k]) || read[k] {
+		return false // no number, or one of a date ("2021-03")
 	}
 	gap := strings.ToLower(text[toks[i].End:toks[k].Start])
 	for _, w := range []string{"%", "percent", "thousand", "million", "billion", "$", "€", "£"} {
@@ -292,7 +413,8 @@ func Hedged(text string, toks []Token, i int) bool {
 	return false
 }
 
-func IsSymbolUnit(u string) bool { return u == "%" || u == "$" || u == "€" || u == "£" }
+// IsSymbolUnit reports a unit written as a symbol: percent or a currency.
+func IsSymbolUnit(u string) bool { return u == "%" || u == "$" || u == "€" || u == "£" || u == "¥" }
 
 // spelledNumber reads the number words that reports and pages use for
 // counts ("two exits", "five Hollywood trades"). "One" is left out: it is
@@ -368,7 +490,8 @@ type gluedNumber struct {
 // be read otherwise. Ambiguous ones are left out: "s" ("the 1990s"), "m"
 // (metres or millions) and "b" unless after money (gluedAt), "h", and
 // anything else ("3D", "2nd", "5G").
-var gluedSuffixes = WordSet(`K k M B T bn mn x X pp PP ms km kg mg cm mm kb KB mb MB gb GB tb TB`)
+var gluedSuffixes = WordSet(`K k M B T bn mn x X pp PP ms km kg mg cm mm kb KB mb MB gb GB tb TB
+W kW MW GW TW Wh kWh MWh GWh TWh Hz kHz MHz GHz Mt Gt kt ft lb lbs µg μg ng µm μm nm min mins hr hrs`)
 
 // gluedAt reads token t as a glued number ("Llama-2-70B" is a model, though
 // its size is still read). A word right after a digit and a comma or point

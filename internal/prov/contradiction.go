@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/claimtrace/claimtrace/internal/lexical"
@@ -137,6 +138,21 @@ type analysed struct {
 	scope, head []bool
 	// qty are lexical's amounts, Tok re-indexed to toks.
 	qty []lexical.Amount
+	// values are the numbers of the sentence as the judge reads them
+	// (lexical.Quantities), bare ones too: a value one sentence states
+	// anywhere is no rival of the other's.
+	values []lexical.Quantity
+	// valueTok is the index in toks of each value's last token, valuePos
+	// its byte offset in text.
+	valueTok, valuePos []int
+	// asserted is false for a conditional or a possibility
+	// (lexical.Asserted).
+	asserted bool
+	// years are the calendar years the sentence names.
+	years []float64
+	// names are its proper names and names with digits ("Arctic", "70B"),
+	// lowercased.
+	names []string
 }
 
 // Detect finds conflicts between the texts. Conflicts come in the order of
@@ -202,6 +218,14 @@ func (o Offline) analyse(texts []SourceText) []analysed {
 			a := analysed{src: si, text: text, toks: toks, stems: stems}
 			a.scope, a.head = negationScopes(toks)
 			a.qty = quantities(text, ltoks, toks)
+			a.values = lexical.Quantities(text, ltoks)
+			for _, q := range a.values {
+				a.valueTok = append(a.valueTok, nearestToken(toks, ltoks[q.Last].End))
+				a.valuePos = append(a.valuePos, ltoks[q.Tok].Start)
+			}
+			a.asserted = lexical.Asserted(text, ltoks)
+			a.years = yearsOf(a.values)
+			a.names = namesOf(text, ltoks)
 			out = append(out, a)
 		}
 	}
@@ -286,8 +310,16 @@ func sharedStems(a, b []string) int {
 	return n
 }
 
-// compare decides whether two sentences conflict, and about what.
+// compare decides whether two sentences conflict, and about what. It
+// prefers no conflict to a false one: two sentences of which one is not
+// asserted (a condition, a possibility), that name different years, each
+// a name the other lacks ("Arctic" / "Antarctic", "the 7B model" / "the
+// 70B model") or each a statistic the other does not ("mean" / "median")
+// are about different things and never conflict.
 func compare(a, b *analysed) (ConflictKind, string) {
+	if !a.asserted || !b.asserted || disjoint(a.years, b.years) || differentNames(a.names, b.names) || differentNames(measuresOf(a), measuresOf(b)) {
+		return "", ""
+	}
 	if e, ok := negatedAssertion(a, b); ok {
 		return ConflictPolarity, e
 	}
@@ -300,31 +332,171 @@ func compare(a, b *analysed) (ConflictKind, string) {
 	if e, ok := conflictingNumbers(a, b); ok {
 		return ConflictNumber, e
 	}
+	if e, ok := conflictingValues(a, b); ok {
+		return ConflictNumber, e
+	}
 	return "", ""
 }
 
-// negatedAssertion: the head of a negated scope of a appears in b outside
-// any negated scope.
+// negatedAssertion: a negated scope of a ("did not reduce mortality in")
+// is asserted in one clause of b, every content word of it outside b's
+// negated scopes, and the two clauses share at least two other content
+// words (they speak of the same thing). "Without significant performance
+// degradation" is not denied by "can significantly enhance the
+// performance": "degradation" is not asserted there.
 func negatedAssertion(a, b *analysed) (string, bool) {
-	for i, tk := range a.toks {
+	for i := range a.toks {
 		if !a.head[i] {
 			continue
 		}
-		asserted, negated := false, false
-		for j, tb := range b.toks {
-			if tb.stem == tk.stem {
-				if b.scope[j] {
-					negated = true
-				} else {
-					asserted = true
-				}
+		scope := []string{a.toks[i].stem}
+		for k := i + 1; k < len(a.toks) && !a.toks[k].brk; k++ {
+			if a.toks[k].stem == "" {
+				continue
 			}
+			if !a.scope[k] || a.head[k] {
+				break
+			}
+			scope = append(scope, a.toks[k].stem)
 		}
-		if asserted && !negated {
-			return entityNear(a, b, i), true
+		for _, cb := range clauseSpans(b.toks) {
+			if !assertsAll(b, cb, scope) {
+				continue
+			}
+			if sharedBeyond(clauseStems(a.toks, clauseAt(a.toks, i)), clauseStems(b.toks, cb), scope) >= 2 {
+				return entityNear(a, b, i), true
+			}
 		}
 	}
 	return "", false
+}
+
+// clauseSpans splits a sentence's tokens into clauses at punctuation
+// (token.brk) and contrast words: [start, end) token ranges.
+func clauseSpans(toks []token) [][2]int {
+	var out [][2]int
+	start := 0
+	for k := 1; k < len(toks); k++ {
+		switch toks[k].word {
+		case "but", "whereas", "while", "although", "though", "however":
+		default:
+			if !toks[k].brk {
+				continue
+			}
+		}
+		out = append(out, [2]int{start, k})
+		start = k
+	}
+	return append(out, [2]int{start, len(toks)})
+}
+
+// clauseAt returns the clause of token i.
+func clauseAt(toks []token, i int) [2]int {
+	for _, c := range clauseSpans(toks) {
+		if i >= c[0] && i < c[1] {
+			return c
+		}
+	}
+	return [2]int{0, len(toks)}
+}
+
+func clauseStems(toks []token, c [2]int) map[string]bool {
+	out := make(map[string]bool)
+	for _, t := range toks[c[0]:c[1]] {
+		if t.stem != "" {
+			out[t.stem] = true
+		}
+	}
+	return out
+}
+
+// assertsAll reports whether every stem is in clause c of b outside a
+// negated scope.
+func assertsAll(b *analysed, c [2]int, stems []string) bool {
+	for _, st := range stems {
+		found := false
+		for k := c[0]; k < c[1]; k++ {
+			if b.toks[k].stem == st && !b.scope[k] {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// sharedBeyond counts the stems two clauses share besides those of skip.
+func sharedBeyond(a, b map[string]bool, skip []string) int {
+	n := 0
+	for st := range a {
+		if b[st] && !slices.Contains(skip, st) {
+			n++
+		}
+	}
+	return n
+}
+
+// yearsOf returns the calendar years among quantities, with those of
+// dates.
+func yearsOf(qs []lexical.Quantity) []float64 {
+	var out []float64
+	for _, q := range qs {
+		if q.Unit == lexical.UnitYear {
+			out = append(out, q.Value)
+		}
+	}
+	return out
+}
+
+// disjoint reports two non-empty sets of years with no year in common:
+// "fell between 2000 and 2019" / "increased in 2020".
+func disjoint(a, b []float64) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// namesOf returns the names of a sentence, lowercased: capitalized words
+// that do not open it, and words with digits and letters ("70B", "H100").
+func namesOf(text string, toks []lexical.Token) []string {
+	var out []string
+	for i, t := range toks {
+		if t.Kind != lexical.Word {
+			continue
+		}
+		w := text[t.Start:t.End]
+		r, _ := utf8.DecodeRuneInString(w)
+		digits := strings.ContainsAny(w, "0123456789")
+		capital := unicode.IsUpper(r) && i > 0 && !strings.ContainsAny(text[toks[i-1].End:t.Start], ".!?:")
+		if !capital && !digits || lexical.IsStopWord(strings.ToLower(w)) {
+			continue
+		}
+		out = append(out, strings.ToLower(w))
+	}
+	return out
+}
+
+// differentNames reports that each sentence names something the other
+// does not: two subjects, not one told twice.
+func differentNames(a, b []string) bool {
+	only := func(x, y []string) bool {
+		for _, n := range x {
+			if !slices.Contains(y, n) {
+				return true
+			}
+		}
+		return false
+	}
+	return only(a, b) && only(b, a)
 }
 
 // directions maps change words to +1 (up) or -1 (down).
@@ -338,6 +510,9 @@ var directions = map[string]int{
 // two change words have the same content word right before or right after
 // them, and neither is negated.
 func oppositeDirection(a, b *analysed) (string, bool) {
+	if bothWays(a) || bothWays(b) {
+		return "", false // "a lower heart rate … as a higher heart rate"
+	}
 	for i, ta := range a.toks {
 		da := directions[ta.stem]
 		if da == 0 || a.scope[i] {
@@ -357,6 +532,38 @@ func oppositeDirection(a, b *analysed) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// measureWords name which statistic a figure is; two sentences that name
+// different ones ("mean" / "median", "real" / "nominal", "net" /
+// "gross") report two figures, not one.
+var measureWords = lexical.WordSet(`mean average median real nominal gross net total maximum minimum peak annual
+cumulative daily weekly monthly quarterly overall`)
+
+func measuresOf(a *analysed) []string {
+	var out []string
+	for _, t := range a.toks {
+		if measureWords[t.word] {
+			out = append(out, t.word)
+		}
+	}
+	return out
+}
+
+// bothWays reports a sentence with change words of both directions
+// outside negated scopes: it compares rather than reports a change.
+func bothWays(a *analysed) bool {
+	up, down := false, false
+	for i, t := range a.toks {
+		switch d := directions[t.stem]; {
+		case a.scope[i]:
+		case d > 0:
+			up = true
+		case d < 0:
+			down = true
+		}
+	}
+	return up && down
 }
 
 // neighbour returns the index of the nearest content token before (off -1)
@@ -421,7 +628,10 @@ func negationScopes(toks []token) (scope, head []bool) {
 	scope = make([]bool, len(toks))
 	head = make([]bool, len(toks))
 	for i, tk := range toks {
-		cue := lexical.IsNegation(tk.word) && !tk.caps // "NOT" is usually a gate or an operator
+		// "NOT" is usually a gate or an operator; "neither X nor Y
+		// stimulated" denies the verb after its subjects, which a scope of
+		// the next words would take for the subjects.
+		cue := lexical.IsNegation(tk.word) && !tk.caps && tk.word != "neither" && tk.word != "nor" || tk.word == "non" // "non-indexed"
 		if tk.word == "fail" || tk.word == "fails" || tk.word == "failed" {
 			cue = i+1 < len(toks) && toks[i+1].word == "to"
 		}

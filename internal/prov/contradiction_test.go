@@ -53,6 +53,25 @@ func TestOfflineDetector(t *testing.T) {
 			"The survey of 2021 covered 80 firms in the textile sector.", "", ""},
 		{"numbers inside names", "GPT-4 scored well on the bar exam in the 2023 evaluation.",
 			"GPT-3 scored well on the bar exam in the 2023 evaluation.", "", ""},
+		// Issue 19: the one conflict found on 15 real reports, and false.
+		{"without significant degradation is no denial of a significant gain", "Position interpolation can significantly enhance the long-context performance of the base model.",
+			"Position interpolation extends the context window of the base model without significant performance degradation.", "", ""},
+		{"a condition is not an assertion", "If the ice shelf collapsed, the glacier would not slow its flow into the bay.",
+			"The glacier did slow its flow into the bay after the ice shelf collapsed.", "", ""},
+		{"different years", "Malaria deaths in the region rose sharply in 2020 across rural districts.",
+			"Malaria deaths in the region fell sharply in 2015 across rural districts.", "", ""},
+		{"different names in one frame", "Sea-ice extent in the Arctic reached a record low of 3.4 million square kilometres in September.",
+			"Sea-ice extent in the Antarctic reached a record low of 1.9 million square kilometres in September.", "", ""},
+		{"different statistics", "Household income in the region was $97,000 on average in the latest census.",
+			"Household income in the region was $74,000 at the median in the latest census.", "", ""},
+		{"a value the other states elsewhere", "Prevalence was 14.6% in high-income countries and 11.1% in the other countries surveyed.",
+			"Prevalence was 11.1% in the other countries surveyed, against 14.6% in high-income countries.", "", ""},
+		{"an upper bound met", "The supplement cut migraine attacks by up to 30% in adults with chronic migraine.",
+			"The supplement cut migraine attacks by 22% in adults with chronic migraine.", "", ""},
+		{"units of one length", "The flood barrier rises 2.5 kilometres along the northern estuary bank.",
+			"The flood barrier rises 2,500 metres along the northern estuary bank.", "", ""},
+		{"converted units that differ", "The wait for elective hip replacement in the region was 10 months in 2023.",
+			"The wait for elective hip replacement in the region was 4 months in 2023.", ConflictNumber, "region"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

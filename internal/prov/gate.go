@@ -27,6 +27,8 @@ type GateCheck struct {
 	// provenance, the unsound citation pairs or the hidden conflicts
 	// (the first three named). Empty when the check passes.
 	Reason string
+	// Num and Den are the metric's counts ("0/1 conflicts disclosed").
+	Num, Den int
 }
 
 // Check compares m with the gate's thresholds, in the order PCov, PSnd,
@@ -59,7 +61,7 @@ func (g Gate) Check(m *Metrics) (pass bool, checks []GateCheck) {
 // check compares r with min; undefinedPasses says whether an undefined
 // ratio passes.
 func (Gate) check(metric string, min float64, r Ratio, undefinedPasses bool, why func() string) GateCheck {
-	c := GateCheck{Metric: metric, Min: min}
+	c := GateCheck{Metric: metric, Min: min, Num: r.Num, Den: r.Den}
 	c.Value, c.Defined = r.Value()
 	c.Pass = c.Defined && c.Value >= min || !c.Defined && undefinedPasses
 	if !c.Pass {

@@ -28,22 +28,22 @@ func TestGateCheck(t *testing.T) {
 		want     []GateCheck
 	}{
 		{"both met", Gate{MinPCov: 0.2, MinPSnd: 0.75}, orphans, true, []GateCheck{
-			{Metric: "PCov", Min: 0.2, Value: 0.2, Defined: true, Pass: true},
-			{Metric: "PSnd", Min: 0.75, Value: 0.75, Defined: true, Pass: true},
+			{Metric: "PCov", Min: 0.2, Value: 0.2, Defined: true, Pass: true, Num: 1, Den: 5},
+			{Metric: "PSnd", Min: 0.75, Value: 0.75, Defined: true, Pass: true, Num: 3, Den: 4},
 		}},
 		{"pcov below, first three orphans named", Gate{MinPCov: 0.5, MinPSnd: 0.5}, orphans, false, []GateCheck{
 			{Metric: "PCov", Min: 0.5, Value: 0.2, Defined: true,
-				Reason: "4 of 5 claims lack complete provenance: c2 (no source), c3 (unresolved source s9), c4 (reasoning without input r1), …"},
-			{Metric: "PSnd", Min: 0.5, Value: 0.75, Defined: true, Pass: true},
+				Reason: "4 of 5 claims lack complete provenance: c2 (no source), c3 (unresolved source s9), c4 (reasoning without input r1), …", Num: 1, Den: 5},
+			{Metric: "PSnd", Min: 0.5, Value: 0.75, Defined: true, Pass: true, Num: 3, Den: 4},
 		}},
 		{"psnd below", Gate{MinPCov: 0, MinPSnd: 0.9}, orphans, false, []GateCheck{
-			{Metric: "PCov", Value: 0.2, Defined: true, Pass: true},
-			{Metric: "PSnd", Min: 0.9, Value: 0.75, Defined: true, Reason: "1 of 4 citation pairs have ν ≤ 0.50 or no strength"},
+			{Metric: "PCov", Value: 0.2, Defined: true, Pass: true, Num: 1, Den: 5},
+			{Metric: "PSnd", Min: 0.9, Value: 0.75, Defined: true, Reason: "1 of 4 citation pairs have ν ≤ 0.50 or no strength", Num: 3, Den: 4},
 		}},
 		{"ctran checked when set", Gate{MinCTran: &one}, orphans, false, []GateCheck{
-			{Metric: "PCov", Value: 0.2, Defined: true, Pass: true},
-			{Metric: "PSnd", Value: 0.75, Defined: true, Pass: true},
-			{Metric: "CTran", Min: 1, Value: 0.5, Defined: true, Reason: `1 of 2 conflicts between sources are hidden: s3 ↔ s4 about "year"`},
+			{Metric: "PCov", Value: 0.2, Defined: true, Pass: true, Num: 1, Den: 5},
+			{Metric: "PSnd", Value: 0.75, Defined: true, Pass: true, Num: 3, Den: 4},
+			{Metric: "CTran", Min: 1, Value: 0.5, Defined: true, Reason: `1 of 2 conflicts between sources are hidden: s3 ↔ s4 about "year"`, Num: 1, Den: 2},
 		}},
 		{"undefined pcov and psnd fail, undefined ctran passes", Gate{MinCTran: &one}, &Metrics{Tau: 0.5}, false, []GateCheck{
 			{Metric: "PCov", Reason: "the report has no claims"},

@@ -10,6 +10,10 @@ import (
 // conflictingNumbers: quantities with the same unit, both levels or both
 // changes, whose nearby content words overlap, and whose values are more
 // than 10% apart.
+//
+// A value the other sentence states anywhere is no rival ("14.6% and 5.5%
+// in ten countries and 11.1% in eight"), nor is a value within a bound
+// ("up to 30%" / "22%", "at least 300" / "412").
 func conflictingNumbers(a, b *analysed) (string, bool) {
 	for _, qa := range a.qty {
 		for _, qb := range b.qty {
@@ -19,6 +23,9 @@ func conflictingNumbers(a, b *analysed) (string, bool) {
 			lo, hi := max(qa.Lo, qb.Lo), min(qa.Hi, qb.Hi)
 			scale := max(math.Abs(qa.Hi), math.Abs(qb.Hi), math.Abs(qa.Lo), math.Abs(qb.Lo))
 			if lo <= hi || scale == 0 || (lo-hi)/scale <= 0.1 {
+				continue
+			}
+			if valueIn(qa, b.values) || valueIn(qb, a.values) || withinBound(a.text, qa.Start, qa.Lo, qa.Hi, qb.Lo, qb.Hi) || withinBound(b.text, qb.Start, qb.Lo, qb.Hi, qa.Lo, qa.Hi) {
 				continue
 			}
 			if sharedContext(a, qa.Tok, b, qb.Tok) {
@@ -85,4 +92,82 @@ func nearestToken(toks []token, pos int) int {
 		}
 	}
 	return k
+}
+
+// valueIn reports a quantity of qs with a's value (either end of a range),
+// in any unit, or a range of qs that holds it: the number is stated there.
+func valueIn(a lexical.Amount, qs []lexical.Quantity) bool {
+	for k, q := range qs {
+		for _, v := range [2]float64{a.Lo, a.Hi} {
+			if math.Abs(q.Value-v) <= 1e-9*math.Max(1, math.Abs(v)) || math.Abs(q.Value-v) <= q.Tol && q.Tol > 0 {
+				return true
+			}
+			if q.RangeTo && k+1 < len(qs) && q.Value <= v && v <= qs[k+1].Value {
+				return true // "between 10 and 15 million" holds 12 million
+			}
+		}
+	}
+	return false
+}
+
+// upperBounds and lowerBounds are the words that make a number a bound.
+var (
+	upperBounds = []string{"up to", "as much as", "as many as", "as high as", "at most", "no more than", "less than", "fewer than", "under", "below", "maximum of"}
+	lowerBounds = []string{"at least", "more than", "over", "above", "no fewer than", "upwards of", "no less than", "minimum of"}
+)
+
+// withinBound reports a bound (the number at byte start of text, lo–hi)
+// that the other value (olo–ohi) meets: "up to 30%" and 22%, "at least
+// 300" and 412.
+func withinBound(text string, start int, lo, hi, olo, ohi float64) bool {
+	lead := strings.ToLower(strings.TrimRight(text[max(0, start-16):start], " $€£"))
+	for _, w := range upperBounds {
+		if strings.HasSuffix(lead, " "+w) || lead == w {
+			return ohi <= hi
+		}
+	}
+	for _, w := range lowerBounds {
+		if strings.HasSuffix(lead, " "+w) || lead == w {
+			return olo >= lo
+		}
+	}
+	return false
+}
+
+// conflictingValues compares the quantities lexical converts (lengths,
+// masses, durations, temperatures, power, energy, data, frequencies) and
+// changes as factors ("doubled" / "fell by a fifth"), which Amounts does
+// not all read: one kind (lexical.SameKind), values that do not agree
+// (lexical.Agree) and are more than 10% apart, neither stated in the other
+// sentence, no bound met, and a content word near both.
+func conflictingValues(a, b *analysed) (string, bool) {
+	for i, qa := range a.values {
+		fa, _, factorA := qa.Factor()
+		if qa.Dim == "" && !factorA || qa.Dim == lexical.DimDate || qa.Dim == lexical.DimPoints {
+			continue
+		}
+		for k, qb := range b.values {
+			if !lexical.SameKind(qa, qb) || lexical.Agree(qa, qb) || lexical.Agree(qb, qa) {
+				continue
+			}
+			va, vb := qa.Base, qb.Base
+			if factorA {
+				fb, _, _ := qb.Factor()
+				va, vb = fa, fb
+			}
+			if scale := max(math.Abs(va), math.Abs(vb)); scale == 0 || math.Abs(va-vb)/scale <= 0.1 {
+				continue
+			}
+			if lexical.StatedIn(qa, b.values, true) || lexical.StatedIn(qb, a.values, true) ||
+				withinBound(a.text, a.valuePos[i], va, va, vb, vb) || withinBound(b.text, b.valuePos[k], vb, vb, va, va) {
+				continue
+			}
+			if sharedContext(a, a.valueTok[i], b, b.valueTok[k]) {
+				if e := entityOfNumber(a, b, a.valueTok[i]); e != "" {
+					return e, true
+				}
+			}
+		}
+	}
+	return "", false
 }

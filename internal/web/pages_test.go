@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"html"
 	"net/http"
 	"os"
@@ -126,7 +127,10 @@ func TestClaimPanelHighlightsEvidenceInTheSource(t *testing.T) {
 	if !strings.Contains(stored, shown) {
 		t.Errorf("the context shown is not a piece of the source text: %q", shown)
 	}
-	for _, s := range []string{"supported", "strength ν = 0.80", "Provenance path π(c3)", "—supports ν 0.80 (supported)→", "complete", v.Reason} {
+	// The strength is the judge's (0.80 before the judge read quantities
+	// as quantities, 0.82 after): the panel must show the verdict's.
+	nu := fmt.Sprintf("%.2f", v.Strength)
+	for _, s := range []string{"supported", "strength ν = " + nu, "Provenance path π(c3)", "—supports ν " + nu + " (supported)→", "complete", v.Reason} {
 		if !strings.Contains(body, html.EscapeString(s)) {
 			t.Errorf("panel lacks %q", s)
 		}
