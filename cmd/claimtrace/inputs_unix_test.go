@@ -83,7 +83,11 @@ func TestJudgeEvalStopsOnSIGTERM(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(after)
+			// The signal must find the command at work, not the
+			// process still starting (a loaded machine, -race): wait
+			// until it has the labels open, then for the rest of after.
+			waited := waitOpen(t, cmd.Process.Pid, labels)
+			time.Sleep(max(after-waited, 0))
 			cmd.Process.Signal(syscall.SIGTERM)
 			start := time.Now()
 			code, killed := waitChild(t, cmd, time.Second)
@@ -132,7 +136,8 @@ func TestEvalHostileBatchStopsOnSIGTERM(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	waited := waitOpen(t, cmd.Process.Pid, filepath.Join(f.dir, "s.db"))
+	time.Sleep(max(1500*time.Millisecond-waited, 200*time.Millisecond))
 	cmd.Process.Signal(syscall.SIGTERM)
 	start := time.Now()
 	code, killed := waitChild(t, cmd, time.Second)
@@ -150,4 +155,47 @@ func TestEvalHostileBatchStopsOnSIGTERM(t *testing.T) {
 	if !strings.Contains(string(b), "FAILED 2101.00005: parse: more than 50000 citations, over the limit max_citations = 50000") {
 		t.Errorf("the over-limit report is not failed naming the limit:\n%s", b)
 	}
+}
+
+// waitOpen waits until process pid has the file path open (read from
+// /proc/PID/fd) or has read as many bytes as it holds (/proc/PID/io), so that a signal sent next finds the command at work
+// rather than the process still starting, however loaded the machine; it
+// returns how long it waited. Where /proc is missing it waits two seconds.
+func waitOpen(t *testing.T, pid int, path string) time.Duration {
+	t.Helper()
+	start := time.Now()
+	want, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fds := fmt.Sprintf("/proc/%d/fd", pid)
+	if _, err := os.Stat(fds); err != nil {
+		time.Sleep(2 * time.Second)
+		return time.Since(start)
+	}
+	var size int64
+	if fi, err := os.Stat(want); err == nil {
+		size = fi.Size()
+	}
+	for deadline := start.Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		// A file read whole and closed between two looks: the process
+		// has read at least its size.
+		if io, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", pid)); err == nil && size > 0 {
+			var rchar int64
+			for _, line := range strings.Split(string(io), "\n") {
+				fmt.Sscanf(line, "rchar: %d", &rchar)
+			}
+			if rchar >= size {
+				return time.Since(start)
+			}
+		}
+		entries, _ := os.ReadDir(fds)
+		for _, e := range entries {
+			if got, err := os.Readlink(filepath.Join(fds, e.Name())); err == nil && got == want {
+				return time.Since(start)
+			}
+		}
+	}
+	t.Fatalf("process %d never opened %s", pid, want)
+	return 0
 }
