@@ -5,11 +5,14 @@ import (
 	"github.com/claimtrace/claimtrace/internal/store"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/BurntSushi/toml"
 	"github.com/spf13/cobra"
+
+	"github.com/claimtrace/claimtrace/internal/llm"
 )
 
 func (a *app) configCmd() *cobra.Command {
@@ -106,7 +109,16 @@ func (a *app) describeConfig(b *strings.Builder) {
 		if slices.Contains(c.LLM.FactCheckers, spec) {
 			role += " [fact-check]"
 		}
-		fmt.Fprintf(tw, "#   %s%s\t%s\t%s\t%s\tconcurrency %d\n", spec, role, ep, base, key, opts.Limits.Concurrency)
+		lim := llm.EffectiveLimits(opts.Limits, ep)
+		fmt.Fprintf(tw, "#   %s%s\t%s\t%s\t%s\tup to %d in flight, rpm %s, tpm %s\n", spec, role, ep, base, key, lim.Concurrency, orNone(lim.RPM), orNone(lim.TPM))
 	}
 	tw.Flush()
+}
+
+// orNone writes a rate limit, 0 being none.
+func orNone(n int) string {
+	if n <= 0 {
+		return "no limit"
+	}
+	return strconv.Itoa(n)
 }

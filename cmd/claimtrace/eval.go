@@ -137,6 +137,7 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	if err != nil {
 		return err
 	}
+	opts.JudgeConcurrency = max(opts.Concurrency, m.ceiling())
 	var bar interface {
 		Add(int) error
 		Finish() error

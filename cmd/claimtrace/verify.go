@@ -88,6 +88,20 @@ func (m *models) client(ctx context.Context, spec string) (*llm.Client, error) {
 	return c, nil
 }
 
+// ceiling returns the calls the run's clients may have in flight
+// together (0 without models): what the pipeline's judging bound must
+// allow, so that the clients' own limits pace the run.
+func (m *models) ceiling() int {
+	if m == nil {
+		return 0
+	}
+	n := 0
+	for _, c := range m.clients {
+		n += c.Limits().Concurrency
+	}
+	return n
+}
+
 // Totals sums the calls of every client.
 func (m *models) Totals() llm.Totals {
 	var t llm.Totals

@@ -63,9 +63,13 @@ type Options struct {
 	// Tasks restricts the run to these task ids (all reports when empty).
 	Tasks []string
 	// Concurrency bounds reports in flight; FetchConcurrency bounds sources
-	// being resolved at once.
+	// being resolved at once; JudgeConcurrency bounds judging and
+	// fact-checking operations in flight across the run (default
+	// Concurrency). Model-backed judges are paced by their clients'
+	// limits (llm.Limits), so a caller using them sets it higher.
 	Concurrency      int
 	FetchConcurrency int
+	JudgeConcurrency int
 	// RetryFailed recomputes failed units and the reports that used them.
 	RetryFailed bool
 	// MaxReportBytes lowers the size limit on a report file (default and
@@ -173,6 +177,9 @@ func New(opts Options) (*Evaluator, error) {
 	if opts.FetchConcurrency < 1 {
 		opts.FetchConcurrency = 16
 	}
+	if opts.JudgeConcurrency < 1 {
+		opts.JudgeConcurrency = opts.Concurrency
+	}
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return time.Now().UTC() }
 	}
@@ -199,7 +206,7 @@ func New(opts Options) (*Evaluator, error) {
 			opts.Owner = store.NewOwner()
 		}
 	}
-	e := &Evaluator{opts: opts, fetchs: make(chan struct{}, opts.FetchConcurrency), judges: make(chan struct{}, opts.Concurrency),
+	e := &Evaluator{opts: opts, fetchs: make(chan struct{}, opts.FetchConcurrency), judges: make(chan struct{}, opts.JudgeConcurrency),
 		sources: map[string]sourceResult{}, started: opts.Store.Now()} // the clock units are stamped with
 	e.run = e.runID("")
 	return e, nil

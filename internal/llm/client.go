@@ -111,7 +111,7 @@ func NewClient(ep Endpoint, m Model, opts Options) *Client {
 	if opts.JSONAttempts <= 0 {
 		opts.JSONAttempts = 3
 	}
-	c := &Client{ep: ep, model: m, opts: opts, retry: opts.Retry.withDefaults(), lim: newLimiter(opts.Limits, opts.Now), schemas: map[string]*jsonschema.Schema{}}
+	c := &Client{ep: ep, model: m, opts: opts, retry: opts.Retry.withDefaults(), lim: newLimiter(opts.Limits, ep, opts.Now), schemas: map[string]*jsonschema.Schema{}}
 	if opts.Price != nil {
 		c.price, c.priced = *opts.Price, true
 	} else {
@@ -136,6 +136,14 @@ func (c *Client) Endpoint() Endpoint { return c.ep }
 // Price returns the price used for accounting; ok is false when the model
 // has none (its calls are accounted at zero cost).
 func (c *Client) Price() (Price, bool) { return c.price, c.priced }
+
+// Limits returns the limits the client started with (EffectiveLimits):
+// its ceiling on calls in flight and the configured or default rates.
+func (c *Client) Limits() Limits { return c.lim.configured }
+
+// Pace returns how the client paces its calls now: calls in flight, how
+// many may be (adapting as Limits says) and the rate limits in force.
+func (c *Client) Pace() Pace { return c.lim.pace() }
 
 // Totals returns the sums of this client's calls so far.
 func (c *Client) Totals() Totals {
@@ -369,12 +377,16 @@ func (c *Client) check(accept func(Response) error, r Response, attempts int) er
 // attempts run out. tokens is the estimate charged to the TPM limit.
 func (c *Client) call(ctx context.Context, req Request, tokens int64) (Response, int, error) {
 	for attempt := 1; ; attempt++ {
-		release, err := c.lim.acquire(ctx, tokens)
+		release, err := c.lim.acquire(ctx, tokens, attempt > 1)
 		if err != nil {
 			return Response{}, attempt - 1, err
 		}
-		resp, err := c.model.Generate(ctx, req)
-		release(resp.Usage.InputTokens + resp.Usage.OutputTokens)
+		actx, seen := withResponseObserver(ctx)
+		start := time.Now()
+		resp, err := c.model.Generate(actx, req)
+		_, header := seen.last()
+		release(outcome{latency: time.Since(start), err: err, header: header,
+			tokens: resp.Usage.InputTokens + resp.Usage.OutputTokens})
 		if err == nil {
 			return resp, attempt, nil
 		}

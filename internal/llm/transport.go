@@ -25,6 +25,31 @@ type attemptTrace struct {
 
 type traceKey struct{}
 
+// observerKey carries a function told about every HTTP answer of a call,
+// whatever its status (the Client reads rate-limit headers with it).
+type observerKey struct{}
+
+// responseSeen keeps the last HTTP answer's status and headers of one
+// attempt.
+type responseSeen struct {
+	mu     sync.Mutex
+	status int
+	header http.Header
+}
+
+func (r *responseSeen) last() (int, http.Header) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.status, r.header
+}
+
+// withResponseObserver returns a context whose HTTP answers are recorded
+// into the returned responseSeen.
+func withResponseObserver(ctx context.Context) (context.Context, *responseSeen) {
+	r := &responseSeen{}
+	return context.WithValue(ctx, observerKey{}, r), r
+}
+
 // withTrace returns a context whose HTTP requests are traced into the
 // returned attemptTrace.
 func withTrace(ctx context.Context) (context.Context, *attemptTrace) {
@@ -49,6 +74,11 @@ type recordingTransport struct {
 
 func (rt *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := rt.next.RoundTrip(req)
+	if seen, _ := req.Context().Value(observerKey{}).(*responseSeen); seen != nil && resp != nil {
+		seen.mu.Lock()
+		seen.status, seen.header = resp.StatusCode, resp.Header.Clone()
+		seen.mu.Unlock()
+	}
 	tr, _ := req.Context().Value(traceKey{}).(*attemptTrace)
 	if tr == nil || resp == nil {
 		return resp, err
