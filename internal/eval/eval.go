@@ -108,6 +108,13 @@ type Options struct {
 	// FactCheckName identifies it in the run identity.
 	FactCheck     func(ctx context.Context, in FactInput) (claimtrace.Fact, error)
 	FactCheckName string
+	// FactCheckAll, when set with FactBatch above 1, fact-checks up to
+	// FactBatch check-worthy claims of a report together (in document
+	// order), returning for each the Fact and error FactCheck would: the
+	// fact-checkers then answer several claims a call. Each claim is still
+	// its own stored unit.
+	FactCheckAll func(ctx context.Context, in []FactInput) ([]claimtrace.Fact, []error)
+	FactBatch    int
 	// Metadata is the last rung of the metadata ladder: a model reading the
 	// start of a fetched page that looks scholarly but that no identifier,
 	// meta tag or scholarly API identified. It returns what the page
