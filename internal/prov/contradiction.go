@@ -3,11 +3,11 @@ package prov
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
@@ -126,11 +126,13 @@ func (o Offline) withDefaults() Offline {
 	return o
 }
 
-// analysed is one sentence prepared for comparison.
+// analysed is one sentence prepared for comparison. analyse gives its
+// stems, which pick the pairs worth comparing; complete gives the rest,
+// only to the sentences of those pairs.
 type analysed struct {
 	src   int
 	text  string
-	toks  []token
+	toks  []token  // nil until complete
 	stems []string // sorted, unique content stems
 	// scope[i] is true for the tokens of a negated scope; head[i] for the
 	// first content token of each scope.
@@ -153,8 +155,11 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 	}
 	var out []Conflict
 	seen := make(map[[3]string]bool)
+	an := lexical.NewAnalyzer()
 	for _, p := range cands {
 		a, b := &sents[p[0]], &sents[p[1]]
+		a.complete(an)
+		b.complete(an)
 		kind, entity := compare(a, b)
 		if kind == "" {
 			continue
@@ -174,46 +179,99 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 	return out, nil
 }
 
+// analyse splits the texts into sentences and keeps those worth
+// comparing with their stems (interned: sentences share the strings).
+// Their tokens are dropped: most sentences are in no candidate pair, and
+// a document's worth of tokens is a lot of memory; complete computes them
+// again, identically, for the sentences compared.
 func (o Offline) analyse(texts []SourceText) []analysed {
 	var out []analysed
 	an := lexical.NewAnalyzer()
+	intern := map[string]string{}
 	for si, t := range texts {
 		for _, s := range splitSentences(t.Text) {
 			text := t.Text[s.start:s.end]
 			if len(text) > 16*o.MaxWords || !prose(text) {
 				continue // far too long to be one statement, or not prose
 			}
-			ltoks := an.Tokenize(text)
-			toks := tokenize(text, ltoks)
+			toks := tokenize(text, an.Tokenize(text))
 			if len(toks) > o.MaxWords {
 				continue
 			}
 			var stems []string
 			for _, tk := range toks {
-				if tk.stem != "" {
-					stems = append(stems, tk.stem)
+				if tk.stem == "" {
+					continue
 				}
+				st, ok := intern[tk.stem]
+				if !ok {
+					st = tk.stem
+					intern[st] = st
+				}
+				stems = append(stems, st)
 			}
 			slices.Sort(stems)
 			stems = slices.Compact(stems)
 			if len(stems) < o.MinShared {
 				continue
 			}
-			a := analysed{src: si, text: text, toks: toks, stems: stems}
-			a.scope, a.head = negationScopes(toks)
-			a.qty = quantities(text, ltoks, toks)
-			out = append(out, a)
+			out = append(out, analysed{src: si, text: text, stems: slices.Clip(stems)})
 		}
 	}
 	return out
 }
 
+// complete computes a sentence's tokens, negated scopes and quantities,
+// once.
+func (a *analysed) complete(an *lexical.Analyzer) {
+	if a.toks != nil {
+		return
+	}
+	ltoks := an.Tokenize(a.text)
+	a.toks = tokenize(a.text, ltoks)
+	a.scope, a.head = negationScopes(a.toks)
+	a.qty = quantities(a.text, ltoks, a.toks)
+}
+
 // notProse matches text that is not a statement: reference-list entries
 // ("[12] Smith, J.", "M. Saffman, T. G. Walker"), links and markup.
-var notProse = regexp.MustCompile(`^\s*(?:\[\d+\]|\d+\.\s+[A-Z][a-z]+,|[-*#|>])|https?://|\]\(|\b[A-Z]\.\s?[A-Z]?\.?\s?[A-Z][a-z]+,.*\b[A-Z]\.\s?[A-Z][a-z]+|\|\s*\|`)
+var notProse = lazyregexp.New(`^\s*(?:\[\d+\]|\d+\.\s+[A-Z][a-z]+,|[-*#|>])|https?://|\]\(|\b[A-Z]\.\s?[A-Z]?\.?\s?[A-Z][a-z]+,.*\b[A-Z]\.\s?[A-Z][a-z]+|\|\s*\|`)
 
 // prose reports whether a sentence reads as a statement worth comparing.
-func prose(s string) bool { return !notProse.MatchString(s) }
+// The expression backtracks over the whole sentence, so it only runs on
+// sentences that hold what it needs to match: after leading space a
+// '[', a digit or one of -*#|>; "http"; "]("; a capital letter before a
+// '.'; or a '|'. Most sentences hold none of these.
+func prose(s string) bool {
+	if !mayBeNotProse(s) {
+		return true
+	}
+	return !notProse.MatchString(s)
+}
+
+// mayBeNotProse reports whether s holds something every match of
+// notProse needs (see prose).
+func mayBeNotProse(s string) bool {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+		i++
+	}
+	if i < len(s) {
+		switch c := s[i]; {
+		case c == '[' || c >= '0' && c <= '9' || strings.IndexByte("-*#|>", c) >= 0:
+			return true
+		}
+	}
+	if strings.Contains(s, "http") || strings.Contains(s, "](") || strings.IndexByte(s, '|') >= 0 {
+		return true
+	}
+	for j := 1; j < len(s); j++ {
+		if s[j] == '.' && s[j-1] >= 'A' && s[j-1] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
 
 // candidates returns the pairs of sentences of different sources that share
 // enough stems. Pairs are generated from an inverted index of the rarer
