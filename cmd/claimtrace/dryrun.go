@@ -7,7 +7,6 @@ import (
 	"io"
 	"maps"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/claimtrace/claimtrace/internal/eval"
 	"github.com/claimtrace/claimtrace/internal/factcheck"
 	"github.com/claimtrace/claimtrace/internal/judge"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/report"
 	"github.com/claimtrace/claimtrace/internal/search"
@@ -29,7 +29,7 @@ import (
 // them are priced too.
 
 // statementTag numbers the statements of a batched prompt.
-var statementTag = regexp.MustCompile(`<statement n="(\d+)">`)
+var statementTag = lazyregexp.New(`<statement n="(\d+)">`)
 
 // DefaultWorthyRate is the share of non-cited claims a dry run assumes a
 // check-worthiness model calls check-worthy when no earlier run of that
