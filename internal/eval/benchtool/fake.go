@@ -44,6 +44,7 @@ type fake struct {
 	stats     fakeStats
 	votes     map[string]int         // (model, statement) → votes answered
 	window    map[string][]usedQuota // per model: the last minute's requests
+	answered  map[string][]time.Time // per model: when each answer started
 	inflight  int
 	started   time.Time
 	lastLimit time.Time
@@ -78,8 +79,26 @@ type fakeStats struct {
 }
 
 func newFake(opt fakeOptions) *fake {
-	return &fake{opt: opt, votes: map[string]int{}, window: map[string][]usedQuota{},
+	return &fake{opt: opt, votes: map[string]int{}, window: map[string][]usedQuota{}, answered: map[string][]time.Time{},
 		stats: fakeStats{ByModel: map[string]int64{}, BySchema: map[string]int64{}, ByReport: map[string]int64{}, TokensByReport: map[string]int64{}}}
+}
+
+// busiestMinute returns the most requests one model had admitted in any
+// 60-second window.
+func (f *fake) busiestMinute() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	best := 0
+	for _, ts := range f.answered {
+		j := 0
+		for i := range ts {
+			for ts[i].Sub(ts[j]) >= time.Minute {
+				j++
+			}
+			best = max(best, i-j+1)
+		}
+	}
+	return best
 }
 
 // Stats returns a copy of the counts so far.
@@ -195,6 +214,7 @@ func (f *fake) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	f.inflight++
 	f.stats.MaxInFlight = max(f.stats.MaxInFlight, f.inflight)
+	f.answered[req.Model] = append(f.answered[req.Model], now)
 	f.mu.Unlock()
 	defer func() {
 		f.mu.Lock()

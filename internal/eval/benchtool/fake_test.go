@@ -163,4 +163,7 @@ func TestFakeRateLimit(t *testing.T) {
 	if st := f.Stats(); st.RateLimited != 1 || st.Answered != 4 {
 		t.Errorf("stats %+v", st)
 	}
+	if n := f.busiestMinute(); n != 3 {
+		t.Errorf("busiest minute: %d requests of one model, want 3", n)
+	}
 }

@@ -165,8 +165,8 @@ type result struct {
 	DryFresh int `json:"dry_fresh,omitempty"`
 	DryAfter int `json:"dry_after,omitempty"`
 
-	// RateLimit is the share of the configured requests per minute the run
-	// reached over its busiest model, when --rpm is set.
+	// RateLimit is the share of the account's requests per minute (--rpm)
+	// the run reached: the most requests one model had in any minute.
 	RateLimit float64  `json:"rate_limit_share,omitempty"`
 	Args      []string `json:"args"`
 }
@@ -255,13 +255,7 @@ func measure(ctx context.Context, o options) (*result, error) {
 		return nil, err
 	}
 	if o.rpm > 0 {
-		var busiest int64
-		for _, n := range res.Server.ByModel {
-			busiest = max(busiest, n)
-		}
-		if minutes := res.Server.Seconds / 60; minutes > 0 {
-			res.RateLimit = float64(busiest) / minutes / float64(o.rpm)
-		}
+		res.RateLimit = float64(f.busiestMinute()) / float64(o.rpm)
 	}
 	if o.dryRun {
 		n, err := dryCalls(ctx, o.bin, env, append(evalArgs(filepath.Join(o.work, "dry2"), runStore), "--dry-run"))
@@ -368,7 +362,7 @@ func (r *result) print(w io.Writer) {
 		row("dry run estimate", "%d calls on an empty store (%+.0f%%), %d after the run (%+.0f%%)", r.DryFresh, pctOff(r.DryFresh, s.Answered), r.DryAfter, pctOff(r.DryAfter, s.Answered))
 	}
 	if r.RateLimit > 0 {
-		row("rate limit reached", "%.2f of the configured requests per minute (busiest model)", r.RateLimit)
+		row("rate limit reached", "%.2f of the account's requests per minute (the busiest minute of the busiest model)", r.RateLimit)
 	}
 	tw.Flush()
 }
