@@ -20,7 +20,9 @@
 //
 //	go run ./internal/eval/benchtool --n 10 --set mixed
 //	go run ./internal/eval/benchtool --n 100 --set onyx --bin /tmp/claimtrace-before --json
-//	go run ./internal/eval/benchtool --n 20 --rpm 600 --config limits.toml
+//	go run ./internal/eval/benchtool --n 20 --rpm 300
+//	go run ./internal/eval/benchtool --n 20 --work W --eval-args=--early-stop=false
+//	go run ./internal/eval/benchtool --replay W/out
 //
 // docs/benchmark.md has the figures and the commands that produced them.
 package main
@@ -57,6 +59,7 @@ type options struct {
 	checkWorthyRate                     float64
 	dryRun, asJSON                      bool
 	evalArgs                            string
+	replay                              string
 }
 
 func main() {
@@ -86,12 +89,26 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.BoolVar(&o.dryRun, "dry-run", true, "also run eval --dry-run (before the run, on an empty store, and after it, on the run's store) and compare its estimate")
 	fs.BoolVar(&o.asJSON, "json", false, "print the result as JSON")
 	fs.StringVar(&o.evalArgs, "eval-args", "", "extra arguments for claimtrace eval, space-separated")
+	fs.StringVar(&o.replay, "replay", "", "instead of running: replay the early stop on the votes recorded in this eval --out folder of a run with every vote cast (--eval-args=--early-stop=false), and compare its labels with the full vote's")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: benchtool [flags]\n\nMeasure claimtrace eval with model judges against a counting fake provider.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if o.replay != "" {
+		r, err := replay(ctx, o.replay)
+		if err != nil {
+			return err
+		}
+		if o.asJSON {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(r)
+		}
+		r.print(stdout)
+		return nil
 	}
 	if o.data == "" {
 		return errors.New("no shared data: pass --data DIR (the ../shared/data folder)")
