@@ -12,7 +12,9 @@ import (
 )
 
 func TestReplay(t *testing.T) {
-	v := func(checker string, l claimtrace.FactLabel) claimtrace.Vote { return claimtrace.Vote{Checker: checker, Label: l} }
+	v := func(checker string, l claimtrace.FactLabel) claimtrace.Vote {
+		return claimtrace.Vote{Checker: checker, Label: l}
+	}
 	T, F, U := claimtrace.FactTrue, claimtrace.FactFalse, claimtrace.FactUndecided
 	full := func(a, b [3]claimtrace.FactLabel) *claimtrace.Fact {
 		var votes []claimtrace.Vote
