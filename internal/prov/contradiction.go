@@ -3,8 +3,10 @@ package prov
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/claimtrace/claimtrace/internal/lazyregexp"
@@ -184,7 +186,36 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 // Their tokens are dropped: most sentences are in no candidate pair, and
 // a document's worth of tokens is a lot of memory; complete computes them
 // again, identically, for the sentences compared.
+//
+// Many texts (a graph's excerpts) are analysed in parallel, in chunks
+// whose results are joined in order: the result does not depend on the
+// number of cores.
 func (o Offline) analyse(texts []SourceText) []analysed {
+	workers := min(runtime.GOMAXPROCS(0), len(texts)/parallelTexts)
+	if workers <= 1 {
+		return o.analyseChunk(texts, 0)
+	}
+	parts := make([][]analysed, workers)
+	var wg sync.WaitGroup
+	size := (len(texts) + workers - 1) / workers
+	for w := range workers {
+		from, to := w*size, min((w+1)*size, len(texts))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[w] = o.analyseChunk(texts[from:to], from)
+		}()
+	}
+	wg.Wait()
+	return slices.Concat(parts...)
+}
+
+// parallelTexts is how many texts make a worker's share worth a goroutine.
+const parallelTexts = 2048
+
+// analyseChunk analyses texts, the first of which is texts[base] of the
+// whole list.
+func (o Offline) analyseChunk(texts []SourceText, base int) []analysed {
 	var out []analysed
 	an := lexical.NewAnalyzer()
 	intern := map[string]string{}
@@ -215,7 +246,7 @@ func (o Offline) analyse(texts []SourceText) []analysed {
 			if len(stems) < o.MinShared {
 				continue
 			}
-			out = append(out, analysed{src: si, text: text, stems: slices.Clip(stems)})
+			out = append(out, analysed{src: base + si, text: text, stems: slices.Clip(stems)})
 		}
 	}
 	return out

@@ -1,6 +1,10 @@
 package prov
 
-import "testing"
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
 
 // proseCases are sentences written for this test, prose and not.
 var proseCases = []struct {
@@ -39,4 +43,26 @@ func FuzzProse(f *testing.F) {
 			t.Fatalf("prose(%q) = %v, the expression says %v", s, got, want)
 		}
 	})
+}
+
+// TestAnalyseParallel: analysing many texts in parallel gives what one
+// pass gives, in the same order.
+func TestAnalyseParallel(t *testing.T) {
+	subjects := []string{"The Rhine", "Freight on the Danube", "Barge traffic at Basel", "The port of Rotterdam", "River cruise demand"}
+	verbs := []string{"rose by", "fell by", "did not change by", "grew by", "dropped by"}
+	var texts []SourceText
+	for i := range 3 * parallelTexts {
+		texts = append(texts, SourceText{ID: fmt.Sprintf("s%d", i), Text: fmt.Sprintf("%s %s %d%% in %d compared with the year before. Shippers reported longer waits at locks number %d.",
+			subjects[i%len(subjects)], verbs[(i/7)%len(verbs)], i%91, 2000+i%25, i%13)})
+	}
+	o := Offline{}.withDefaults()
+	par, one := o.analyse(texts), o.analyseChunk(texts, 0)
+	if len(par) != len(one) || len(par) == 0 {
+		t.Fatalf("%d sentences in parallel, %d in one pass", len(par), len(one))
+	}
+	for i := range par {
+		if par[i].src != one[i].src || par[i].text != one[i].text || !slices.Equal(par[i].stems, one[i].stems) {
+			t.Fatalf("sentence %d differs: %+v vs %+v", i, par[i], one[i])
+		}
+	}
 }
