@@ -253,13 +253,24 @@ func (f *fake) vote(model, text string) string {
 	return truth
 }
 
-// unit hashes s and salt to a number in [0, 1).
+// unit hashes s and salt to a number in [0, 1), every bit of the input
+// moving the result (FNV-1a alone barely moves for a change in its last
+// bytes, so "vote 1" and "vote 2" of a statement would agree).
 func unit(s, salt string) float64 {
-	return float64(hash32(s+"\x00"+salt)) / (1 << 32)
+	return float64(mix(s+"\x00"+salt)>>11) / (1 << 53)
 }
 
-func hash32(s string) uint32 {
-	h := fnv.New32a()
+// mix is FNV-1a 64 followed by the splitmix64 finaliser.
+func mix(s string) uint64 {
+	h := fnv.New64a()
 	h.Write([]byte(s))
-	return h.Sum32()
+	x := h.Sum64()
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
 }
+
+func hash32(s string) uint32 { return uint32(mix(s)) }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -165,5 +166,25 @@ func TestFakeRateLimit(t *testing.T) {
 	}
 	if n := f.busiestMinute(); n != 3 {
 		t.Errorf("busiest minute: %d requests of one model, want 3", n)
+	}
+}
+
+// TestVotesVary: the fake's votes on one statement are independent draws:
+// over many statements, a checker's three votes disagree as often as the
+// flip and abstention rates say (about 1 - 0.83³ - 0.17³ of the time for
+// a claim, here checked loosely), and not one vote repeated.
+func TestVotesVary(t *testing.T) {
+	f := newFake(fakeOptions{})
+	mixed := 0
+	const n = 2000
+	for i := range n {
+		text := fmt.Sprintf("Statement %d about river freight.", i)
+		a, b, c := f.vote("m", text), f.vote("m", text), f.vote("m", text)
+		if a != b || b != c {
+			mixed++
+		}
+	}
+	if share := float64(mixed) / n; share < 0.30 || share > 0.55 {
+		t.Errorf("three votes disagree for %.2f of the statements, want about 0.42", share)
 	}
 }
