@@ -6,11 +6,9 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/claimtrace/claimtrace"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // DecodeStream reads a graph in the native JSON format from r as a
@@ -537,7 +535,7 @@ func (d *graphDecoder) claim(at loc, c *Claim) error {
 			c.Statement, _, err = d.text(f)
 		case "location":
 			_, err = d.object(f, func(k []byte) (bool, error) {
-		key := memberName(k)
+				key := memberName(k)
 				g := f.member(key)
 				var err error
 				switch key {
@@ -637,7 +635,7 @@ func (d *graphDecoder) conflict(at loc, c *Conflict) error {
 }
 
 // dateTime reads a timestamp: a string the schema's date-time format
-// accepts that also parses as an RFC 3339 time.
+// accepts (dateTimeFormat) that also parses as an RFC 3339 time.
 func (d *graphDecoder) dateTime(at loc) (time.Time, error) {
 	ok, err := d.is(at, `"`, "a string")
 	if !ok || err != nil {
@@ -648,20 +646,73 @@ func (d *graphDecoder) dateTime(at loc) (time.Time, error) {
 		return time.Time{}, err
 	}
 	var t time.Time
-	if dateTimeFormat().Validate(v) != nil || t.UnmarshalJSON(raw) != nil {
+	if !dateTimeFormat(v) || t.UnmarshalJSON(raw) != nil {
 		d.violation(at, "want an RFC 3339 date-time, got %q", v)
 		return time.Time{}, nil
 	}
 	return t, nil
 }
 
-// dateTimeFormat is the schema validator's own date-time check, so a
-// timestamp is read exactly as the JSON Schema reads it.
-var dateTimeFormat = sync.OnceValue(func() *jsonschema.Schema {
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource("date-time.json", map[string]any{"type": "string", "format": "date-time"}); err != nil {
-		panic(err)
+// dateTimeFormat is the JSON Schema "date-time" format (RFC 3339 section
+// 5.6) as the schema validator the format was checked with reads it:
+// full-date "T" partial-time time-offset, T and Z in either case, hours,
+// minutes and seconds in range, a second 60 only at 23:59 UTC, offsets
+// up to 23:59. (time.Parse alone is more lenient about offsets.)
+func dateTimeFormat(s string) bool {
+	if len(s) < 20 || s[10] != 't' && s[10] != 'T' {
+		return false
 	}
-	return c.MustCompile("date-time.json")
-})
+	if _, err := time.Parse("2006-01-02", s[:10]); err != nil {
+		return false
+	}
+	t := s[11:]
+	if len(t) < 9 || t[2] != ':' || t[5] != ':' {
+		return false
+	}
+	num := func(p string) (int, bool) {
+		n, err := strconv.Atoi(p)
+		return n, err == nil && n >= 0
+	}
+	h, ok1 := num(t[0:2])
+	m, ok2 := num(t[3:5])
+	sec, ok3 := num(t[6:8])
+	if !ok1 || !ok2 || !ok3 || h > 23 || m > 59 || sec > 60 {
+		return false
+	}
+	t = t[8:]
+	if rest, ok := strings.CutPrefix(t, "."); ok {
+		n := 0
+		for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+			n++
+		}
+		if n == 0 {
+			return false
+		}
+		t = rest[n:]
+	}
+	if t != "z" && t != "Z" {
+		if len(t) != 6 || t[3] != ':' {
+			return false
+		}
+		sign := 0
+		switch t[0] {
+		case '+':
+			sign = -1
+		case '-':
+			sign = 1
+		default:
+			return false
+		}
+		zh, ok1 := num(t[1:3])
+		zm, ok2 := num(t[4:6])
+		if !ok1 || !ok2 || zh > 23 || zm > 59 {
+			return false
+		}
+		hm := h*60 + m + sign*(zh*60+zm)
+		if hm < 0 {
+			hm += 24 * 60
+		}
+		h, m = hm/60, hm%60
+	}
+	return sec < 60 || h == 23 && m == 59
+}

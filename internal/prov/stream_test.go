@@ -131,6 +131,9 @@ func TestDecodeStreamMatchesSchema(t *testing.T) {
 	for _, doc := range streamCases {
 		agree(t, []byte(doc))
 	}
+	for _, ts := range dateTimeCases {
+		agree(t, []byte(`{"claims": [], "sources": [{"id": "s", "retrieved_at": "`+ts+`"}]}`))
+	}
 	for _, p := range []string{"testdata/figure4-blackbox.json", "testdata/figure4-transparent.json"} {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -240,4 +243,31 @@ func TestAddConflicts(t *testing.T) {
 	if err == nil || !errors.Is(err, claimtrace.ErrInvalid) || len(ix.Graph().Conflicts) != before {
 		t.Errorf("a conflict with a missing source: err %v, %d conflicts (had %d)", err, len(ix.Graph().Conflicts), before)
 	}
+}
+
+// dateTimeCases are timestamps written for this test, valid and not.
+var dateTimeCases = []string{
+	"2024-05-01T10:00:00Z", "2024-05-01t10:00:00z", "2024-05-01T10:00:60Z", "2024-05-01T23:59:60Z", "2024-05-01T10:00:00.123+05:30",
+	"0000-01-01T00:00:00-23:59", "2024-02-30T10:00:00Z", "2024-05-01T10:00:00+24:00", "2024-05-01T24:00:00Z", "2024-05-01 10:00:00Z",
+	"2024-05-01T10:00:00.Z", "2024-05-01T10:00:00,5Z", "+2024-05-01T10:00:00Z", "2024-5-01T10:00:00Z", "2024-05-01T+1:00:00Z",
+	"2024-05-01T00:00:60+00:01", "2024-05-01T23:59:60-00:01", "2024-05-01T10:00:00+05:3a", "2024-05-01T10:00:00.5",
+}
+
+// FuzzDateTimeFormat: the decoder's date-time check accepts what the
+// JSON Schema validator's accepts.
+func FuzzDateTimeFormat(f *testing.F) {
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("dt.json", map[string]any{"type": "string", "format": "date-time"}); err != nil {
+		f.Fatal(err)
+	}
+	sch := c.MustCompile("dt.json")
+	for _, s := range dateTimeCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := dateTimeFormat(s), sch.Validate(s) == nil; got != want {
+			t.Fatalf("dateTimeFormat(%q) = %v, the schema validator says %v", s, got, want)
+		}
+	})
 }
