@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"runtime/debug"
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/prov"
@@ -19,6 +21,19 @@ func (a *app) graphLimit() int64 {
 		return min(a.maxGraph, prov.MaxGraphBytes)
 	}
 	return prov.MaxGraphBytes
+}
+
+// softMemoryLimit caps the heap while a large graph file (over 64 MiB) is
+// read and audited, unless GOMEMLIMIT already does: the graph and its
+// index take about twice the file's size, and with the default collector
+// settings the heap could grow to twice that before a collection. 2.5
+// times the file's size (at least 1 GiB) leaves room for both; the
+// collector works harder near it rather than the process growing.
+func softMemoryLimit(fileSize int64) {
+	if fileSize <= 64<<20 || debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		return
+	}
+	debug.SetMemoryLimit(max(1<<30, fileSize*5/2))
 }
 
 // readLargeGraph reads a file too large to be a report (over the input
@@ -45,6 +60,7 @@ func (a *app) readLargeGraph(path string) (g *prov.Graph, ix *prov.Index, large 
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, nil, true, fmt.Errorf("%s: %w", path, err)
 	}
+	softMemoryLimit(fi.Size())
 	switch format {
 	case prov.FormatNative:
 		ix, err := prov.DecodeStreamIndex(bufio.NewReaderSize(f, 1<<20))
