@@ -65,6 +65,6 @@ func BenchmarkAuditGraphFile(b *testing.B) {
 		runtime.KeepAlive(g)
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/graph")
-	b.ReportMetric((cputime.Process() - cpu).Seconds()/float64(b.N), "cpu-s/graph")
+	b.ReportMetric((cputime.Process()-cpu).Seconds()/float64(b.N), "cpu-s/graph")
 	b.ReportMetric(float64(heap)/(1<<20), "heap-MB")
 }
