@@ -137,7 +137,11 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	if err != nil {
 		return err
 	}
-	opts.JudgeConcurrency = max(opts.Concurrency, m.ceiling())
+	if f.verify.judge != "offline" && f.verify.judge != "none" {
+		// A model judges: its client paces the calls, not the report
+		// concurrency (the offline judge's work is CPU, bounded by it).
+		opts.JudgeConcurrency = max(opts.Concurrency, m.ceiling())
+	}
 	var bar interface {
 		Add(int) error
 		Finish() error
