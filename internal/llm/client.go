@@ -386,8 +386,7 @@ func (c *Client) call(ctx context.Context, req Request, tokens int64) (Response,
 		actx, seen := withResponseObserver(ctx)
 		start := time.Now()
 		resp, err := c.model.Generate(actx, req)
-		_, header := seen.last()
-		release(outcome{latency: time.Since(start), err: err, header: header,
+		release(outcome{latency: time.Since(start), err: err, header: seen.last(),
 			tokens: resp.Usage.InputTokens + resp.Usage.OutputTokens})
 		if err == nil {
 			return resp, attempt, nil

@@ -25,22 +25,21 @@ type attemptTrace struct {
 
 type traceKey struct{}
 
-// observerKey carries a function told about every HTTP answer of a call,
-// whatever its status (the Client reads rate-limit headers with it).
+// observerKey carries the responseSeen of an attempt: the headers of
+// every HTTP answer, whatever its status (the Client reads the providers'
+// rate-limit headers from them).
 type observerKey struct{}
 
-// responseSeen keeps the last HTTP answer's status and headers of one
-// attempt.
+// responseSeen keeps the last HTTP answer's headers of one attempt.
 type responseSeen struct {
 	mu     sync.Mutex
-	status int
 	header http.Header
 }
 
-func (r *responseSeen) last() (int, http.Header) {
+func (r *responseSeen) last() http.Header {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.status, r.header
+	return r.header
 }
 
 // withResponseObserver returns a context whose HTTP answers are recorded
@@ -76,7 +75,7 @@ func (rt *recordingTransport) RoundTrip(req *http.Request) (*http.Response, erro
 	resp, err := rt.next.RoundTrip(req)
 	if seen, _ := req.Context().Value(observerKey{}).(*responseSeen); seen != nil && resp != nil {
 		seen.mu.Lock()
-		seen.status, seen.header = resp.StatusCode, resp.Header.Clone()
+		seen.header = resp.Header.Clone()
 		seen.mu.Unlock()
 	}
 	tr, _ := req.Context().Value(traceKey{}).(*attemptTrace)
