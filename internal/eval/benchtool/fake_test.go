@@ -188,3 +188,32 @@ func TestVotesVary(t *testing.T) {
 		t.Errorf("three votes disagree for %.2f of the statements, want about 0.42", share)
 	}
 }
+
+// TestFakeRefusesGarbage: a request that is not a chat completion is a
+// 400 in OpenAI's shape, a search without format=json a 403, an unknown
+// path a 404; none is counted as an answer.
+func TestFakeRefusesGarbage(t *testing.T) {
+	f, base := startFake(t, fakeOptions{})
+	for _, tc := range []struct {
+		method, path, body string
+		want               int
+	}{
+		{"POST", "/v1/chat/completions", "{not json", 400},
+		{"POST", "/v1/chat/completions", `{"model": "m", "messages": []}`, 400},
+		{"GET", "/search?q=rhine", "", 403},
+		{"GET", "/v1/models", "", 404},
+	} {
+		req, _ := http.NewRequest(tc.method, base+tc.path, strings.NewReader(tc.body))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("%s %s: %d, want %d", tc.method, tc.path, resp.StatusCode, tc.want)
+		}
+	}
+	if st := f.Stats(); st.Answered != 0 {
+		t.Errorf("%d answers counted", st.Answered)
+	}
+}

@@ -55,3 +55,17 @@ func TestReplay(t *testing.T) {
 		t.Errorf("labels %v", r.Labels)
 	}
 }
+
+// TestReplayNeedsReports: a folder without report files is an error, not
+// an empty replay.
+func TestReplayNeedsReports(t *testing.T) {
+	if _, err := replay(t.Context(), t.TempDir()); err == nil {
+		t.Error("replay of an empty folder: no error")
+	}
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "reports"), 0o755)
+	os.WriteFile(filepath.Join(dir, "reports", "bad.json"), []byte("{not json"), 0o644)
+	if _, err := replay(t.Context(), dir); err == nil {
+		t.Error("replay of a broken report file: no error")
+	}
+}
