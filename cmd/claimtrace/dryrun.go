@@ -142,9 +142,9 @@ func evenly(i int, rate float64) bool {
 // when given, else the rate the classifier model showed in the store's
 // earlier runs (when it decided at least minWorthyClaims claims there),
 // else DefaultWorthyRate.
-func dryWorthyRate(ctx context.Context, st *store.Store, classifier string, flag float64) (worthyRate, error) {
-	if flag >= 0 {
-		return worthyRate{Rate: flag, Source: "--check-worthy-rate"}, nil
+func dryWorthyRate(ctx context.Context, st *store.Store, classifier string, flag flagValue[float64]) (worthyRate, error) {
+	if flag.set {
+		return worthyRate{Rate: flag.value, Source: "--check-worthy-rate"}, nil
 	}
 	m, err := eval.MeasuredWorthyRate(ctx, st, classifier)
 	if err != nil {

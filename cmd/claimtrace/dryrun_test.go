@@ -103,11 +103,11 @@ func TestDryWorthyRate(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	r, err := dryWorthyRate(t.Context(), st, "openai:m", -1)
+	r, err := dryWorthyRate(t.Context(), st, "openai:m", flagValue[float64]{})
 	if err != nil || r.Rate != DefaultWorthyRate || !strings.HasPrefix(r.Source, "assumed") {
 		t.Errorf("empty store: %+v, %v", r, err)
 	}
-	if r, _ := dryWorthyRate(t.Context(), st, "openai:m", 0.55); r.Rate != 0.55 || r.Source != "--check-worthy-rate" {
+	if r, _ := dryWorthyRate(t.Context(), st, "openai:m", flagValue[float64]{value: 0.55, set: true}); r.Rate != 0.55 || r.Source != "--check-worthy-rate" {
 		t.Errorf("flag: %+v", r)
 	}
 	claims := make([]string, 25)
@@ -125,7 +125,7 @@ func TestDryWorthyRate(t *testing.T) {
 	if err := st.PutUnit(t.Context(), store.Unit{Run: "run1", Kind: "check_worthy", Key: "t1", Status: store.StatusDone, Data: data}); err != nil {
 		t.Fatal(err)
 	}
-	r, err = dryWorthyRate(t.Context(), st, "openai:m", -1)
+	r, err = dryWorthyRate(t.Context(), st, "openai:m", flagValue[float64]{})
 	if err != nil || r.Rate != 0.2 || !strings.Contains(r.Source, "5 of 25") {
 		t.Errorf("with history: %+v, %v; want 0.2 measured on 5 of 25", r, err)
 	}

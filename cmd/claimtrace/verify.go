@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -34,9 +35,9 @@ type verifyFlags struct {
 	votes          int
 	earlyStop      bool
 	factBatch      int
-	// worthyRate is --check-worthy-rate (negative: not given); dryWorthy
-	// the rate a dry run settled on (dryWorthyRate).
-	worthyRate    float64
+	// worthyRate is --check-worthy-rate (set: given); dryWorthy the rate a
+	// dry run settled on (dryWorthyRate).
+	worthyRate    flagValue[float64]
 	dryWorthy     worthyRate
 	metadataModel string
 	llm           llmFlags
@@ -54,7 +55,14 @@ func (v *verifyFlags) add(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&v.factCheckers, "fact-checkers", nil, "fact-check models, comma-separated: MODEL uses the provider's own web search, MODEL@SEARCH (serpapi, brave, tavily, searxng) any model with a search API (implies --fact-check; default: llm.fact_checkers, Gemini 2.5 Pro and Flash)")
 	fs.IntVar(&v.votes, "votes", 3, "votes per fact-checker (the paper: 2 models × 3 votes)")
 	fs.BoolVar(&v.earlyStop, "early-stop", true, "stop voting on a statement once the votes left cannot change its majority: the label is the full vote's, in 4–5 calls instead of 6 for most statements (--early-stop=false casts every vote)")
-	fs.Float64Var(&v.worthyRate, "check-worthy-rate", -1, "with --dry-run and a check-worthiness model: the share of non-cited claims it calls check-worthy (default: the share it called in the store's earlier runs, else 0.3)")
+	v.worthyRate.parse = func(s string) (float64, error) {
+		r, err := strconv.ParseFloat(s, 64)
+		if err == nil && (r < 0 || r > 1 || r != r) {
+			err = fmt.Errorf("want a share from 0 to 1")
+		}
+		return r, err
+	}
+	fs.Var(&v.worthyRate, "check-worthy-rate", "with --dry-run and a check-worthiness model: the share of non-cited claims it calls check-worthy, 0 to 1 (default: the share it called in the store's earlier runs, else 0.3)")
 	fs.IntVar(&v.factBatch, "fact-batch", 5, "check-worthy statements of a report each fact-checker answers in one call (1: one a call, as the paper; the paper's prompts always check one)")
 	fs.StringVar(&v.metadataModel, "metadata-model", "", "last rung of the metadata ladder: a model reads fetched pages that look scholarly but that no identifier, meta tag or scholarly API identified (titles and ids it gives are kept only when written in the page)")
 	v.llm.add(fs)
@@ -62,7 +70,7 @@ func (v *verifyFlags) add(fs *pflag.FlagSet) {
 
 func defaultVerify() verifyFlags {
 	return verifyFlags{judge: "offline", prompts: judge.PromptsClaimtrace, tau: prov.DefaultTau, partialWeight: 0.5,
-		contradictions: "offline", checkWorthy: "offline", votes: 3, earlyStop: true, factBatch: 5, worthyRate: -1}
+		contradictions: "offline", checkWorthy: "offline", votes: 3, earlyStop: true, factBatch: 5}
 }
 
 // usesModels reports whether any stage calls a model.
