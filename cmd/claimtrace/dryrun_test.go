@@ -130,3 +130,13 @@ func TestDryWorthyRate(t *testing.T) {
 		t.Errorf("with history: %+v, %v; want 0.2 measured on 5 of 25", r, err)
 	}
 }
+
+// TestCheckWorthyRateFlag refuses a share outside [0, 1].
+func TestCheckWorthyRateFlag(t *testing.T) {
+	for _, bad := range []string{"2", "-0.1", "NaN", "most"} {
+		_, errOut, code := runCLI(t, "eval", "--dataset", "d", "--reports", "r", "--out", "o", "--check-worthy-rate", bad)
+		if code == 0 || !strings.Contains(errOut, "--check-worthy-rate") {
+			t.Errorf("--check-worthy-rate %s: exit %d, stderr %q", bad, code, errOut)
+		}
+	}
+}
