@@ -19,9 +19,11 @@ type app struct {
 
 	closers []func() error
 
-	// maxInput lowers the size limit on input files (inputLimit); 0 keeps
-	// the default. Tests set it.
+	// maxInput lowers the size limit on input files (inputLimit), maxGraph
+	// the one on graph files (graphLimit); 0 keeps the default. Tests set
+	// them.
 	maxInput int64
+	maxGraph int64
 
 	// progressFlag (--progress) shows progress on stderr when it is not a
 	// terminal; calls counts the command's model calls there.

@@ -129,7 +129,7 @@ verdicts and provenance path; no script, loads nothing).`,
 // audit loads the input, adds the contradictions the detector finds and
 // computes the metrics.
 func (a *app) audit(ctx context.Context, path string, opts auditOptions) (*prov.Graph, *prov.Metrics, error) {
-	g, fromReport, err := a.auditInput(ctx, path, opts)
+	g, ix, fromReport, err := a.auditInput(ctx, path, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -137,11 +137,22 @@ func (a *app) audit(ctx context.Context, path string, opts auditOptions) (*prov.
 	// full texts of its sources (one audit path, the answer eval gives);
 	// a graph has only its excerpts.
 	if opts.Detect && !fromReport {
-		if err := prov.DetectConflicts(ctx, g); err != nil {
+		extra, err := prov.DetectedConflicts(ctx, g)
+		if err == nil && ix != nil {
+			err = ix.AddConflicts(extra...)
+		} else if err == nil {
+			g.Conflicts = prov.MergeConflicts(g.Conflicts, extra...)
+		}
+		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	m, err := prov.Compute(g, opts.Tau)
+	if ix == nil {
+		if ix, err = prov.NewIndex(g); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	m, err := ix.Metrics(opts.Tau)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -149,25 +160,32 @@ func (a *app) audit(ctx context.Context, path string, opts auditOptions) (*prov.
 }
 
 // auditInput reads a graph, or builds one from a report through the eval
-// pipeline (fromReport).
-func (a *app) auditInput(ctx context.Context, path string, opts auditOptions) (g *prov.Graph, fromReport bool, err error) {
+// pipeline (fromReport). A large native graph comes with the index its
+// reading built (ix; nil otherwise).
+func (a *app) auditInput(ctx context.Context, path string, opts auditOptions) (g *prov.Graph, ix *prov.Index, fromReport bool, err error) {
+	if g, ix, large, err := a.readLargeGraph(path); large {
+		return g, ix, false, err
+	}
 	data, err := a.readInput(path)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	switch f := prov.Sniff(path, data); f {
 	case prov.FormatNative, prov.FormatPROVJSON:
 		g, err = provjson.ReadGraph(path, data, f)
-		return g, false, err
+		return g, nil, false, err
 	case prov.FormatPROVJSONLD:
-		return nil, false, fmt.Errorf("%s: PROV-JSONLD is written, not read; give the native graph or PROV-JSON: %w", path, claimtrace.ErrInvalid)
+		return nil, nil, false, fmt.Errorf("%s: PROV-JSONLD is written, not read; give the native graph or PROV-JSON: %w", path, claimtrace.ErrInvalid)
 	}
 	g, err = a.graphFromReport(ctx, path, opts)
-	return g, true, err
+	return g, nil, true, err
 }
 
 // readProvGraph reads a graph file (native or PROV-JSON); reports are refused.
 func (a *app) readProvGraph(path string) (*prov.Graph, error) {
+	if g, _, large, err := a.readLargeGraph(path); large {
+		return g, err
+	}
 	data, err := a.readInput(path)
 	if err != nil {
 		return nil, err

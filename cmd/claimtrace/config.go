@@ -115,7 +115,6 @@ func defaultConfig() *Config {
 			Temperature:  new(0.0),
 			TimeoutSecs:  600,
 			MaxAttempts:  5,
-			Concurrency:  4,
 		},
 		Search: SearchConfig{
 			Provider:  "serpapi",
@@ -230,7 +229,9 @@ type LLMConfig struct {
 	TimeoutSecs int `toml:"timeout_seconds"`
 	// MaxAttempts bounds attempts per call on rate limits and transient errors.
 	MaxAttempts int `toml:"max_attempts"`
-	// Concurrency is the default number of calls in flight per endpoint.
+	// Concurrency is the default ceiling on calls in flight per endpoint
+	// (0: llm.DefaultMaxConcurrency); below it, calls in flight adapt to
+	// the answers (llm.Limits).
 	Concurrency int `toml:"concurrency"`
 	// Models are named endpoints: [llm.models.NAME].
 	Models map[string]ModelConfig `toml:"models"`
@@ -249,9 +250,14 @@ type ModelConfig struct {
 	API string `toml:"api"`
 	// StructuredOutput false stops sending native JSON-schema mode.
 	StructuredOutput *bool `toml:"structured_output"`
-	RPM              int   `toml:"rpm"`
-	TPM              int   `toml:"tpm"`
-	Concurrency      int   `toml:"concurrency"`
+	// RPM and TPM are the account's requests and tokens per minute: 0
+	// for the provider's default (llm.DefaultLimits), -1 for no limit.
+	// Limits the provider reports in its answers' headers replace
+	// defaults, and configured values when lower.
+	RPM int `toml:"rpm"`
+	TPM int `toml:"tpm"`
+	// Concurrency is this model's ceiling on calls in flight.
+	Concurrency int `toml:"concurrency"`
 	// Temperature overrides llm.temperature for this model.
 	Temperature *float64 `toml:"temperature"`
 	TimeoutSecs int      `toml:"timeout_seconds"`

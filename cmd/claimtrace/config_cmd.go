@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/claimtrace/claimtrace/internal/httpserve"
 	"github.com/claimtrace/claimtrace/internal/live"
+	"github.com/claimtrace/claimtrace/internal/llm"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -115,7 +117,8 @@ func (a *app) describeConfig(b *strings.Builder) {
 		if slices.Contains(c.LLM.FactCheckers, spec) {
 			role += " [fact-check]"
 		}
-		fmt.Fprintf(tw, "#   %s%s\t%s\t%s\t%s\tconcurrency %d\n", spec, role, ep, base, key, opts.Limits.Concurrency)
+		lim := llm.EffectiveLimits(opts.Limits, ep)
+		fmt.Fprintf(tw, "#   %s%s\t%s\t%s\t%s\tup to %d in flight, rpm %s, tpm %s\n", spec, role, ep, base, key, lim.Concurrency, orNone(lim.RPM), orNone(lim.TPM))
 	}
 	tw.Flush()
 }
@@ -166,4 +169,12 @@ func (c *Config) inForce() Config {
 		s.Live.MaxSessionBytes = l.Bytes
 	}
 	return s
+}
+
+// orNone writes a rate limit, 0 being none.
+func orNone(n int) string {
+	if n <= 0 {
+		return "no limit"
+	}
+	return strconv.Itoa(n)
 }

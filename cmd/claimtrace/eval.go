@@ -168,6 +168,11 @@ func (a *app) runEval(cmd *cobra.Command, f evalFlags) error {
 	if opts.HumanReviews, err = humanReviews(st, extra); err != nil {
 		return err
 	}
+	if f.verify.judge != "offline" && f.verify.judge != "none" {
+		// A model judges: its client paces the calls, not the report
+		// concurrency (the offline judge's work is CPU, bounded by it).
+		opts.JudgeConcurrency = max(opts.Concurrency, m.ceiling())
+	}
 	var bar interface {
 		Add(int) error
 		Finish() error
@@ -258,6 +263,20 @@ func (a *app) dryEval(ctx context.Context, f evalFlags, opts eval.Options, rc Ru
 		return err
 	}
 	defer scratch.Close()
+	var worthy *worthyRate
+	if f.verify.checkWorthy != "offline" {
+		// What the classifier will call check-worthy, from the real
+		// store's history of it.
+		ep, _, err := a.cfg.endpoint(f.verify.checkWorthy)
+		if err != nil {
+			return err
+		}
+		r, err := dryWorthyRate(ctx, opts.Store, ep.String(), f.verify.worthyRate)
+		if err != nil {
+			return err
+		}
+		f.verify.dryWorthy, worthy = r, &r
+	}
 	opts.Store, opts.OutDir, opts.Leaser = scratch, filepath.Join(tmp, "out"), nil
 	m, err := f.verify.apply(ctx, a, scratch, &opts, rc)
 	if err != nil {
@@ -283,14 +302,17 @@ func (a *app) dryEval(ctx context.Context, f evalFlags, opts eval.Options, rc Ru
 		}
 	}
 	if f.json {
-		return writeIndentedJSON(a.stdout, map[string]any{"reports": sum.Reports, "stages": stages,
-			"reference": eval.ReferenceEstimate(results)})
+		out := map[string]any{"reports": sum.Reports, "stages": stages, "reference": eval.ReferenceEstimate(results)}
+		if worthy != nil {
+			out["check_worthy_rate"] = worthy
+		}
+		return writeIndentedJSON(a.stdout, out)
 	}
 	fmt.Fprintf(a.stdout, "dry run over %d reports (%d failed to load):\n\n", sum.Reports, sum.ReportsFailed)
 	if len(stages) == 0 {
 		fmt.Fprintln(a.stdout, "no stage calls a model with these flags: the run is free (offline judge and rules)")
 	} else {
-		printDryRun(a.stdout, dry, results)
+		printDryRun(a.stdout, dry, results, worthy)
 	}
 	return nil
 }

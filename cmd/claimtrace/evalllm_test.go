@@ -25,6 +25,12 @@ func scriptedModel(t *testing.T) *llmtest.Server {
 	srv.Handle(func(_ context.Context, c llmtest.Call) llmtest.Reply {
 		p := c.Prompt
 		switch {
+		case strings.Contains(p, "You verify several factual statements"):
+			var vs []string
+			for _, m := range statementRE.FindAllStringSubmatch(p, -1) {
+				vs = append(vs, fmt.Sprintf(`{"statement": %s, "verdict": "true", "reason": "sources agree", "sources": []}`, m[1]))
+			}
+			return llmtest.Text(`{"verdicts": [` + strings.Join(vs, ",") + `]}`)
 		case strings.Contains(p, `"verdicts"`):
 			var vs []string
 			for _, m := range statementRE.FindAllStringSubmatch(p, -1) {
@@ -96,15 +102,31 @@ func TestEvalWithModels(t *testing.T) {
 	if sum.Cited.Judge != "llm:openai:gpt-4o-mini" || sum.Cited.Judged == 0 || sum.Cited.MatchRate == nil {
 		t.Errorf("cited = %+v", sum.Cited)
 	}
-	// Three non-cited claims, all check-worthy, each 2 models × 3 votes.
+	// Three non-cited claims, all check-worthy, 2 models × 3 votes each;
+	// the first four votes agree, so the early stop ends there, and the
+	// three claims share each call: four fact-check calls in all.
 	if sum.NonCited.Decided != 3 || sum.NonCited.Accuracy == nil || *sum.NonCited.Accuracy != 1 {
 		t.Errorf("non-cited = %+v", sum.NonCited)
+	}
+	factCalls := 0
+	for _, c := range srv.Calls() {
+		if strings.Contains(c.Prompt, "You verify several factual statements") {
+			factCalls++
+			if n := len(statementRE.FindAllString(c.Prompt, -1)); n != 3 {
+				t.Errorf("a fact-check call asks about %d statements, want the 3", n)
+			}
+		} else if strings.Contains(c.Prompt, "You verify one factual statement") {
+			t.Errorf("a single-statement fact-check call: %.100s", c.Prompt)
+		}
+	}
+	if factCalls != 4 {
+		t.Errorf("%d fact-check calls, want 4 (2 models × 2 votes, 3 statements a call)", factCalls)
 	}
 	if sum.LLM.Calls != calls || sum.LLM.Input == 0 {
 		t.Errorf("llm.calls = %d for %d requests the server saw (input %d)", sum.LLM.Calls, calls, sum.LLM.Input)
 	}
-	if calls < 1+3*6 {
-		t.Errorf("only %d requests: the judge, the classifier and 18 votes were expected", calls)
+	if calls < 1+1+4 {
+		t.Errorf("only %d requests: the judge, the classifier and 4 fact-check calls were expected", calls)
 	}
 	res, err := os.ReadFile(filepath.Join(dir, "out", "reports", "2312.10997.json"))
 	if err != nil {

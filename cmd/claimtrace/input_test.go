@@ -21,6 +21,15 @@ func cliLimit(t *testing.T, limit int64, args ...string) (stdout, stderr string,
 	return out.String(), errb.String(), code
 }
 
+// cliLimits runs the command in-process with the input size limit
+// lowered to input bytes and the graph size limit to graph bytes.
+func cliLimits(t *testing.T, input, graph int64, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errb, func(a *app) { a.maxInput, a.maxGraph = input, graph })
+	return out.String(), errb.String(), code
+}
+
 // copyInput copies a fixture into a temporary file of the given name.
 func copyInput(t *testing.T, src, name string) (string, int64) {
 	t.Helper()
@@ -39,7 +48,7 @@ func copyInput(t *testing.T, src, name string) (string, int64) {
 // exactly at the input limit (read) and one byte over it (refused with an
 // error naming the file and the limit): the commands share one check
 // (issue 14 item 8: audit, gate and prov read a whole file before checking
-// its size).
+// its size). A provenance graph has a limit of its own (TestGraphLimit).
 func TestInputLimit(t *testing.T) {
 	report, _ := copyInput(t, "../../internal/prov/testdata/figure4-transparent.json", "in.json")
 	os.WriteFile(report+".md", []byte("# Report\n\nRetrieval helps question answering [1].\n\n## References\n[1] https://example.org/rag\n"), 0o644)
@@ -61,6 +70,17 @@ func TestInputLimit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			file, size := copyInput(t, tt.file, "input"+filepath.Ext(tt.file))
+			if tt.file == report {
+				// A graph over the report limit is read as a graph.
+				if _, errOut, code := cliLimits(t, size-1, size, tt.args(file)...); code != 0 && code != 1 {
+					t.Fatalf("a graph over the report limit, at the graph limit: exit %d: %s", code, errOut)
+				}
+				_, errOut, code := cliLimits(t, size-1, size-1, tt.args(file)...)
+				if code == 0 || !strings.Contains(errOut, strconv.FormatInt(size-1, 10)+"-byte limit on graph files") {
+					t.Errorf("a graph over both limits: exit %d, stderr %q", code, errOut)
+				}
+				return
+			}
 			if _, errOut, code := cliLimit(t, size, tt.args(file)...); code != 0 {
 				t.Fatalf("at the limit (%d bytes): exit %d: %s", size, code, errOut)
 			}
@@ -142,5 +162,43 @@ func TestAuditSparseFile(t *testing.T) {
 		if took > 5*time.Second {
 			t.Errorf("%s: took %v", args[0], took)
 		}
+	}
+}
+
+// TestGraphLimit: a graph file over the report limit is read as a graph,
+// a native one as a stream, with the same figures as when read whole; a
+// file over the report limit that is no graph is refused, naming both
+// limits.
+func TestGraphLimit(t *testing.T) {
+	native, size := copyInput(t, "../../internal/prov/testdata/figure4-transparent.json", "graph.json")
+	whole, errOut, code := cliLimits(t, size, size, "audit", "--json", native)
+	if code != 0 {
+		t.Fatalf("read whole: exit %d: %s", code, errOut)
+	}
+	streamed, errOut, code := cliLimits(t, size/2, size, "audit", "--json", native)
+	if code != 0 {
+		t.Fatalf("read as a stream: exit %d: %s", code, errOut)
+	}
+	if whole != streamed {
+		t.Errorf("the figures differ:\nwhole %s\nstream %s", whole, streamed)
+	}
+	// PROV-JSON: read whole, under the graph limit.
+	pj := filepath.Join(t.TempDir(), "prov.json")
+	if _, errOut, code := runCLI(t, "prov", "export", "--format", "prov-json", "--out", pj, native); code != 0 {
+		t.Fatalf("export: %s", errOut)
+	}
+	fi, err := os.Stat(pj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := cliLimits(t, fi.Size()/2, fi.Size(), "gate", "--min-pcov", "0.1", "--min-psnd", "0.1", pj); code != 0 {
+		t.Errorf("a PROV-JSON graph over the report limit: exit %d: %s", code, errOut)
+	}
+	// Not a graph.
+	notGraph := filepath.Join(t.TempDir(), "report.json")
+	os.WriteFile(notGraph, []byte(`{"response": "`+strings.Repeat("A long report. ", 100)+`"}`), 0o644)
+	_, errOut, code = cliLimits(t, 100, 1<<20, "audit", notGraph)
+	if code == 0 || !strings.Contains(errOut, "over the 100-byte limit on reports, and not a provenance graph") || !strings.Contains(errOut, "up to 1048576 bytes") {
+		t.Errorf("a large file that is no graph: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -1,12 +1,12 @@
 package dataset
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 var months = map[string]time.Month{
@@ -75,21 +75,21 @@ func (c PromptCutoff) Bound() time.Time {
 // only after a verb of publication ("published by June 2023"), so a
 // forecast "by 2030" is not a cutoff; "after" and "since" bound the other
 // side and are not read.
-var cutoffWord = regexp.MustCompile(`(?i)\b(on\s+or\s+before|in\s+or\s+before|on\s+or\s+prior\s+to|up\s+to\s+and\s+including|up\s+to|no\s+later\s+than|not\s+later\s+than|not\s+after|before|prior\s+to|earlier\s+than|until|till|through|as\s+of|(?:published|publicly\s+available|available|released|written|dated|appeared|appearing|issued)\s+by)\b`)
+var cutoffWord = lazyregexp.New(`(?i)\b(on\s+or\s+before|in\s+or\s+before|on\s+or\s+prior\s+to|up\s+to\s+and\s+including|up\s+to|no\s+later\s+than|not\s+later\s+than|not\s+after|before|prior\s+to|earlier\s+than|until|till|through|as\s+of|(?:published|publicly\s+available|available|released|written|dated|appeared|appearing|issued)\s+by)\b`)
 
 // orEarlier finds a date followed by "or earlier", "or before", "or prior":
 // "published in 2023 or earlier".
-var orEarlier = regexp.MustCompile(`(?i)^[\s*_\]]*,?\s*or\s+(?:earlier|before|prior)\b`)
+var orEarlier = lazyregexp.New(`(?i)^[\s*_\]]*,?\s*or\s+(?:earlier|before|prior)\b`)
 
 // inDate finds the word that may open "in 2023 or earlier".
-var inDate = regexp.MustCompile(`(?i)\b(?:in|from|dated)\s+`)
+var inDate = lazyregexp.New(`(?i)\b(?:in|from|dated)\s+`)
 
 // rangeOpen finds a publication window's opening ("published between");
 // without the verb, "between 2019 and 2021" may be the topic's period.
-var rangeOpen = regexp.MustCompile(`(?i)\b(?:published|publicly\s+available|available|released|written|dated|appeared|appearing|issued)\s+(?:between|from)\s+`)
+var rangeOpen = lazyregexp.New(`(?i)\b(?:published|publicly\s+available|available|released|written|dated|appeared|appearing|issued)\s+(?:between|from)\s+`)
 
 // rangeJoin joins the two ends of a date range.
-var rangeJoin = regexp.MustCompile(`(?i)^[\s*_\]]*(?:and|to|through|until|-|–)\s+`)
+var rangeJoin = lazyregexp.New(`(?i)^[\s*_\]]*(?:and|to|through|until|-|–)\s+`)
 
 // ParseCutoff returns the first cutoff clause a prompt states. Later ones
 // are restatements or other dates ("… before April 2024 … market size by
@@ -217,7 +217,7 @@ func readDate(s string) (time.Time, Precision, int, bool) {
 	return time.Time{}, 0, 0, false
 }
 
-var isoDate = regexp.MustCompile(`^((?:19|20)\d\d)[-/](\d\d)(?:[-/](\d\d))?\b`)
+var isoDate = lazyregexp.New(`^((?:19|20)\d\d)[-/](\d\d)(?:[-/](\d\d))?\b`)
 
 // skipDateNoise skips the blanks, emphasis and brackets prompts put around
 // a date ("before **June 2025**", "before [December 2021]").

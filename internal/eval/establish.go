@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 	"github.com/claimtrace/claimtrace/internal/scholar"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
@@ -152,7 +152,7 @@ func agreesWithEntry(rec scholar.Record, year int, author string) bool {
 }
 
 // yearRE finds a plausible publication year.
-var yearRE = regexp.MustCompile(`\b(19[5-9]\d|20\d\d)\b`)
+var yearRE = lazyregexp.New(`\b(19[5-9]\d|20\d\d)\b`)
 
 // entryYear is the one year an entry states outside its title (0 when it
 // states none, or several).

@@ -67,9 +67,13 @@ type Options struct {
 	// Tasks restricts the run to these task ids (all reports when empty).
 	Tasks []string
 	// Concurrency bounds reports in flight; FetchConcurrency bounds sources
-	// being resolved at once.
+	// being resolved at once; JudgeConcurrency bounds judging and
+	// fact-checking operations in flight across the run (default
+	// Concurrency). Model-backed judges are paced by their clients'
+	// limits (llm.Limits), so a caller using them sets it higher.
 	Concurrency      int
 	FetchConcurrency int
+	JudgeConcurrency int
 	// RetryFailed recomputes failed units and the reports that used them.
 	RetryFailed bool
 	// MaxReportBytes lowers the size limit on a report file (default and
@@ -120,6 +124,13 @@ type Options struct {
 	// FactCheckName identifies it in the run identity.
 	FactCheck     func(ctx context.Context, in FactInput) (claimtrace.Fact, error)
 	FactCheckName string
+	// FactCheckAll, when set with FactBatch above 1, fact-checks up to
+	// FactBatch check-worthy claims of a report together (in document
+	// order), returning for each the Fact and error FactCheck would: the
+	// fact-checkers then answer several claims a call. Each claim is still
+	// its own stored unit.
+	FactCheckAll func(ctx context.Context, in []FactInput) ([]claimtrace.Fact, []error)
+	FactBatch    int
 	// Metadata is the last rung of the metadata ladder: a model reading the
 	// start of a fetched page that looks scholarly but that no identifier,
 	// meta tag or scholarly API identified. It returns what the page
@@ -248,6 +259,9 @@ func New(opts Options) (*Evaluator, error) {
 	if opts.MaxInflightBytes <= 0 {
 		opts.MaxInflightBytes = DefaultMaxInflightBytes
 	}
+	if opts.JudgeConcurrency < 1 {
+		opts.JudgeConcurrency = opts.Concurrency
+	}
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return time.Now().UTC() }
 	}
@@ -277,7 +291,7 @@ func New(opts Options) (*Evaluator, error) {
 	if opts.FetchTimeout < 0 {
 		return nil, fmt.Errorf("eval: %w: fetch timeout %v is negative", claimtrace.ErrInvalid, opts.FetchTimeout)
 	}
-	e := &Evaluator{opts: opts, fetchs: make(chan struct{}, opts.FetchConcurrency), judges: make(chan struct{}, opts.Concurrency),
+	e := &Evaluator{opts: opts, fetchs: make(chan struct{}, opts.FetchConcurrency), judges: make(chan struct{}, opts.JudgeConcurrency),
 		admit:   semaphore.NewWeighted(opts.MaxInflightBytes),
 		sources: map[string]sourceResult{}, started: opts.Store.Now()} // the clock units are stamped with
 	if opts.FetchTimeout > 0 {

@@ -79,25 +79,31 @@ func (e *Evaluator) nonCited(ctx context.Context, task, text string, cutoff time
 			check = append(check, ci)
 		}
 	}
-	var mu sync.Mutex
-	g, gctx := errgroup.WithContext(ctx)
-	for _, ci := range check {
-		g.Go(func() error {
-			f, ok, err := e.fact(gctx, task, claims[ci], paragraph(text, claims[ci].Start, claims[ci].End), cutoff)
-			if err != nil {
-				return err
-			}
-			mu.Lock()
-			claims[ci].Fact = f
-			if !ok {
-				*failed = append(*failed, unitFact+":"+claims[ci].ID)
-			}
-			mu.Unlock()
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
+	if e.opts.FactCheckAll != nil && e.opts.FactBatch > 1 {
+		if err := e.factsTogether(ctx, task, text, cutoff, claims, check, failed); err != nil {
+			return nil, err
+		}
+	} else {
+		var mu sync.Mutex
+		g, gctx := errgroup.WithContext(ctx)
+		for _, ci := range check {
+			g.Go(func() error {
+				f, ok, err := e.fact(gctx, task, claims[ci], paragraph(text, claims[ci].Start, claims[ci].End), cutoff)
+				if err != nil {
+					return err
+				}
+				mu.Lock()
+				claims[ci].Fact = f
+				if !ok {
+					*failed = append(*failed, unitFact+":"+claims[ci].ID)
+				}
+				mu.Unlock()
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return nil, err
+		}
 	}
 	sort.Strings(*failed)
 	for _, ci := range check {
@@ -160,23 +166,101 @@ func (e *Evaluator) checkWorthy(ctx context.Context, task string, texts []string
 // fact returns the stored fact-check of a claim, or runs it, and whether it
 // succeeded.
 func (e *Evaluator) fact(ctx context.Context, task string, c ClaimResult, context_ string, cutoff time.Time) (*claimtrace.Fact, bool, error) {
-	undecided := &claimtrace.Fact{Label: claimtrace.FactUndecided, Votes: []claimtrace.Vote{}}
 	if e.opts.FactCheck == nil {
-		return undecided, true, nil
+		return &claimtrace.Fact{Label: claimtrace.FactUndecided, Votes: []claimtrace.Vote{}}, true, nil
 	}
-	sum := sha256.Sum256([]byte(c.Text))
-	key := task + "|" + c.ID + "|" + hex.EncodeToString(sum[:8])
-	if u, found, err := e.opts.Store.GetUnit(ctx, e.run, unitFact, key); err != nil {
-		return nil, false, err
-	} else if found && (u.Status == store.StatusDone || !e.opts.RetryFailed) {
-		var f claimtrace.Fact
-		if json.Unmarshal(u.Data, &f) == nil {
-			return &f, u.Status == store.StatusDone, nil
-		}
+	key := factKey(task, c)
+	if f, ok, found, err := e.storedFact(ctx, key); err != nil || found {
+		return f, ok, err
 	}
 	e.judges <- struct{}{}
 	f, err := e.opts.FactCheck(ctx, FactInput{Claim: c.Text, Context: context_, Cutoff: cutoff})
 	<-e.judges
+	return e.putFact(ctx, key, f, err)
+}
+
+// factsTogether fact-checks the claims check (indices into claims) with
+// FactCheckAll, FactBatch claims a call in document order, after taking
+// the ones stored by an earlier run from the store; each claim is stored
+// as its own unit, failed ones added to failed.
+func (e *Evaluator) factsTogether(ctx context.Context, task, text string, cutoff time.Time, claims []ClaimResult, check []int, failed *[]string) error {
+	var mu sync.Mutex
+	done := func(ci int, f *claimtrace.Fact, ok bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		claims[ci].Fact = f
+		if !ok {
+			*failed = append(*failed, unitFact+":"+claims[ci].ID)
+		}
+	}
+	var todo []int
+	for _, ci := range check {
+		f, ok, found, err := e.storedFact(ctx, factKey(task, claims[ci]))
+		if err != nil {
+			return err
+		}
+		if found {
+			done(ci, f, ok)
+			continue
+		}
+		todo = append(todo, ci)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	for from := 0; from < len(todo); from += e.opts.FactBatch {
+		part := todo[from:min(from+e.opts.FactBatch, len(todo))]
+		g.Go(func() error {
+			in := make([]FactInput, len(part))
+			for j, ci := range part {
+				in[j] = FactInput{Claim: claims[ci].Text, Context: paragraph(text, claims[ci].Start, claims[ci].End), Cutoff: cutoff}
+			}
+			e.judges <- struct{}{}
+			fs, errs := e.opts.FactCheckAll(gctx, in)
+			<-e.judges
+			if len(fs) != len(part) || len(errs) != len(part) {
+				return fmt.Errorf("fact-checker returned %d facts for %d claims", len(fs), len(part))
+			}
+			for j, ci := range part {
+				f, ok, err := e.putFact(gctx, factKey(task, claims[ci]), fs[j], errs[j])
+				if err != nil {
+					return err
+				}
+				done(ci, f, ok)
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// factKey is the unit key of a claim's fact-check: the task, the claim's
+// id and a hash of its text.
+func factKey(task string, c ClaimResult) string {
+	sum := sha256.Sum256([]byte(c.Text))
+	return task + "|" + c.ID + "|" + hex.EncodeToString(sum[:8])
+}
+
+// storedFact returns the fact-check stored under key and whether it
+// succeeded; found is false when there is none to reuse (none stored, or
+// a failed one under --retry-failed).
+func (e *Evaluator) storedFact(ctx context.Context, key string) (f *claimtrace.Fact, ok, found bool, err error) {
+	u, found, err := e.opts.Store.GetUnit(ctx, e.run, unitFact, key)
+	if err != nil {
+		return nil, false, false, err
+	}
+	if found && (u.Status == store.StatusDone || !e.opts.RetryFailed) {
+		var f claimtrace.Fact
+		if json.Unmarshal(u.Data, &f) == nil {
+			return &f, u.Status == store.StatusDone, true, nil
+		}
+	}
+	return nil, false, false, nil
+}
+
+// putFact stores the outcome of a claim's fact-check under key: the fact,
+// or a failed unit when err is not fatal (the claim is then undecided and
+// --retry-failed tries it again). It returns the fact as stored and
+// whether it succeeded.
+func (e *Evaluator) putFact(ctx context.Context, key string, f claimtrace.Fact, err error) (*claimtrace.Fact, bool, error) {
 	status, msg := store.StatusDone, ""
 	switch {
 	case ctx.Err() != nil:

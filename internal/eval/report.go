@@ -102,6 +102,11 @@ type Stats struct {
 	Targets        int `json:"targets"`
 	DistinctURLs   int `json:"distinct_urls"`
 	DanglingMarker int `json:"dangling_markers"`
+	// ReferenceBlocks is B of the released code's cost for this report:
+	// the blocks its splitter cuts the text into (ReferenceBlocks);
+	// ReferenceSplitFails says its own check rejects the split.
+	ReferenceBlocks     int  `json:"reference_blocks,omitempty"`
+	ReferenceSplitFails bool `json:"reference_split_fails,omitempty"`
 }
 
 // storedReport is the report unit's data.
@@ -353,6 +358,7 @@ func (e *Evaluator) parse(ctx context.Context, st *reportState) error {
 	st.doc = doc
 	res, doc := st.res, st.doc
 	res.Stats.Bytes = len(st.text)
+	res.Stats.ReferenceBlocks, res.Stats.ReferenceSplitFails = ReferenceBlocks(st.text)
 	byKey := map[string]*citedSource{}
 	st.ofCitation = make([]*citedSource, len(doc.Citations))
 	labels := make([]string, len(doc.Citations)) // how each citation shows its target

@@ -1,12 +1,12 @@
 package factcheck
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
 	"github.com/claimtrace/claimtrace/internal/judge"
 	"github.com/claimtrace/claimtrace/internal/judge/passage"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
@@ -48,8 +48,8 @@ var (
 	months        = []string{"january", "february", "march", "april", "may", "june", "july", "august",
 		"september", "october", "november", "december"}
 
-	bulletRE     = regexp.MustCompile(`^\s*(?:[-*•+]|\d{1,3}[.)])\s+`)
-	comparisonRE = regexp.MustCompile(`\b[a-z]{3,}er than\b`)
+	bulletRE     = lazyregexp.New(`^\s*(?:[-*•+]|\d{1,3}[.)])\s+`)
+	comparisonRE = lazyregexp.New(`\b[a-z]{3,}er than\b`)
 )
 
 // CheckWorthy reports whether a claim without a citation is worth

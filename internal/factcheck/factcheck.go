@@ -1,8 +1,10 @@
 // Package factcheck decides the claims a report makes without a citation:
 // it picks the claims worth checking (CheckWorthy, by rules; LLMCheckWorthy,
 // by a model) and has web-connected models vote on each (WebChecker,
-// SearchChecker), decided by majority over an Ensemble (Aggregate). Model
-// and search errors are returned as errors, never counted as votes.
+// SearchChecker), decided by majority over an Ensemble (Aggregate), which
+// stops voting once the majority is settled, checks several claims a call
+// and shares one search among its checkers. Model and search errors are
+// returned as errors, never counted as votes.
 package factcheck
 
 import (
@@ -11,7 +13,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -47,6 +48,10 @@ type Query struct {
 	// cached rerun reproduces every vote and a new vote is a new sample.
 	// 0 means a single, untagged vote.
 	Vote int
+
+	// memo shares the searches of one Ensemble.CheckAll among its
+	// search checkers (nil: search every time).
+	memo *searchMemo
 }
 
 // Checker answers one vote on a claim. On failure it returns the
@@ -144,6 +149,9 @@ type WebChecker struct {
 	opt  Options
 	name string
 	tmpl *prompts.Prompt
+	// batch is the several-statements prompt (nil in parity mode, whose
+	// prompt checks one statement a call).
+	batch *prompts.Prompt
 }
 
 // NewWebChecker returns a checker calling c with web search on.
@@ -164,6 +172,11 @@ func NewWebChecker(c *llm.Client, opt Options) (*WebChecker, error) {
 	var err error
 	if w.tmpl, err = prompts.Get(tmpl); err != nil {
 		return nil, err
+	}
+	if opt.Prompts == judge.PromptsClaimtrace {
+		if w.batch, err = prompts.Get("judge/fact_check_batch"); err != nil {
+			return nil, err
+		}
 	}
 	return w, nil
 }
@@ -260,12 +273,14 @@ type Searcher interface {
 // an error, not a vote; a search with no result is an abstention
 // (FactUndecided, no model call).
 type SearchChecker struct {
-	c       *llm.Client
-	s       Searcher
-	opt     Options
-	results int
-	name    string
-	tmpl    *prompts.Prompt
+	c        *llm.Client
+	s        Searcher
+	searcher string
+	opt      Options
+	results  int
+	name     string
+	tmpl     *prompts.Prompt
+	batch    *prompts.Prompt
 }
 
 // NewSearchChecker returns a checker searching with s (results hits a
@@ -286,10 +301,14 @@ func NewSearchChecker(c *llm.Client, s Searcher, searcher string, results int, o
 	if err != nil {
 		return nil, err
 	}
+	batch, err := prompts.Get("judge/fact_check_search_batch")
+	if err != nil {
+		return nil, err
+	}
 	if searcher == "" {
 		searcher = "search"
 	}
-	return &SearchChecker{c: c, s: s, opt: opt, results: results, name: "search:" + searcher + "+" + c.Endpoint().String(), tmpl: tmpl}, nil
+	return &SearchChecker{c: c, s: s, searcher: searcher, opt: opt, results: results, name: "search:" + searcher + "+" + c.Endpoint().String(), tmpl: tmpl, batch: batch}, nil
 }
 
 // Name is the Checker field of its votes.
@@ -340,6 +359,15 @@ func (sc *SearchChecker) Request(q Query, results []SearchResult) (llm.Request, 
 		Temperature: &t, MaxTokens: sc.opt.MaxTokens, CacheTag: voteTag(q.Vote)}, nil
 }
 
+// search returns the results for query, shared through memo with the
+// other checkers searching the same API (the name's search part).
+func (sc *SearchChecker) search(ctx context.Context, memo *searchMemo, query string) ([]SearchResult, error) {
+	key := sc.searcher + "\x00" + strconv.Itoa(sc.results) + "\x00" + query
+	return memo.search(ctx, key, func(ctx context.Context) ([]SearchResult, error) {
+		return sc.s.Search(ctx, query, sc.results)
+	})
+}
+
 // Check searches the claim and answers one vote.
 func (sc *SearchChecker) Check(ctx context.Context, q Query) (claimtrace.Vote, error) {
 	v := claimtrace.Vote{Checker: sc.name}
@@ -347,7 +375,7 @@ func (sc *SearchChecker) Check(ctx context.Context, q Query) (claimtrace.Vote, e
 	if query == "" {
 		return v, fmt.Errorf("fact check %s: empty claim: %w", sc.name, claimtrace.ErrInvalid)
 	}
-	results, err := sc.s.Search(ctx, query, sc.results)
+	results, err := sc.search(ctx, q.memo, query)
 	if err != nil {
 		return v, fmt.Errorf("fact check %s: search %q: %w", sc.name, query, err)
 	}
@@ -362,6 +390,12 @@ func (sc *SearchChecker) Check(ctx context.Context, q Query) (claimtrace.Vote, e
 	if err != nil {
 		return v, err
 	}
+	return sc.vote(ctx, req, results)
+}
+
+// vote sends one single-statement vote request made from results.
+func (sc *SearchChecker) vote(ctx context.Context, req llm.Request, results []SearchResult) (claimtrace.Vote, error) {
+	v := claimtrace.Vote{Checker: sc.name}
 	var ans struct {
 		factAnswer
 		Sources []int `json:"sources"`
@@ -370,13 +404,7 @@ func (sc *SearchChecker) Check(ctx context.Context, q Query) (claimtrace.Vote, e
 		return v, fmt.Errorf("fact check %s: %w", sc.name, err)
 	}
 	v.Label, v.Reason = factLabel(ans.Verdict), prompts.OneLine(ans.Reason)
-	seen := make(map[int]bool)
-	for _, n := range ans.Sources {
-		if n >= 1 && n <= len(results) && !seen[n] && results[n-1].URL != "" {
-			seen[n] = true
-			v.URLs = append(v.URLs, results[n-1].URL)
-		}
-	}
+	v.URLs = resultURLs(results, ans.Sources)
 	return v, nil
 }
 
@@ -392,104 +420,6 @@ func cutoffDate(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.DateOnly)
-}
-
-// Ensemble decides a claim by majority over several fact-checkers' votes:
-// each checker votes Votes times (default 3), every vote a separate call
-// with its own CacheTag, all at once. With the paper's default of two
-// models × three votes that is six calls a claim. A failed vote is kept
-// with its error and not counted (Aggregate); a tie, or no valid vote, is
-// undecided.
-type Ensemble struct {
-	Checkers []Checker
-	// Votes per checker (default 3).
-	Votes int
-	// EarlyStop casts only the votes a majority needs first (4 of 6,
-	// alternating checkers) and the rest only if those disagree, abstain
-	// or fail. A unanimous first round decides the claim with fewer calls
-	// (its confidence is then the share of the votes cast, 1).
-	EarlyStop bool
-}
-
-// Check fact-checks one claim. The Fact lists every vote cast, checker by
-// checker and vote by vote. The error is non-nil when ctx ends, or when
-// every vote failed: the claim is then a failed unit for the caller to
-// retry, never a decision.
-func (e Ensemble) Check(ctx context.Context, q Query) (claimtrace.Fact, error) {
-	if len(e.Checkers) == 0 {
-		return claimtrace.Fact{}, fmt.Errorf("fact check: no checkers: %w", claimtrace.ErrInvalid)
-	}
-	votes := e.Votes
-	if votes <= 0 {
-		votes = 3
-	}
-	// Slot k is vote k/len(Checkers)+1 of checker k%len(Checkers):
-	// alternating, so an early-stop round hears every checker.
-	total := votes * len(e.Checkers)
-	slots := make([]claimtrace.Vote, total)
-	errs := make([]error, total)
-	cast := make([]bool, total)
-	run := func(from, to int) {
-		var wg sync.WaitGroup
-		for k := from; k < to; k++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				qk := q
-				qk.Vote = k/len(e.Checkers) + 1
-				v, err := e.Checkers[k%len(e.Checkers)].Check(ctx, qk)
-				if err != nil {
-					v = claimtrace.Vote{Checker: v.Checker, Err: err.Error()}
-				}
-				slots[k], errs[k], cast[k] = v, err, true
-			}()
-		}
-		wg.Wait()
-	}
-	first := total
-	if e.EarlyStop {
-		first = total/2 + 1
-	}
-	run(0, first)
-	if first < total && !unanimous(slots[:first]) {
-		run(first, total)
-	}
-	if err := ctx.Err(); err != nil {
-		return claimtrace.Fact{}, fmt.Errorf("fact check: %w", err)
-	}
-	// Report votes checker by checker.
-	var ordered []claimtrace.Vote
-	var firstErr error
-	valid := 0
-	for c := range e.Checkers {
-		for k := c; k < total; k += len(e.Checkers) {
-			if !cast[k] {
-				continue
-			}
-			ordered = append(ordered, slots[k])
-			if errs[k] != nil && firstErr == nil {
-				firstErr = errs[k]
-			}
-			if errs[k] == nil {
-				valid++
-			}
-		}
-	}
-	f := Aggregate(ordered)
-	if valid == 0 {
-		return f, fmt.Errorf("fact check: all %d votes failed: %w", len(ordered), firstErr)
-	}
-	return f, nil
-}
-
-// unanimous reports whether every vote is valid and they all agree.
-func unanimous(votes []claimtrace.Vote) bool {
-	for _, v := range votes {
-		if v.Err != "" || (v.Label != claimtrace.FactTrue && v.Label != claimtrace.FactFalse) || v.Label != votes[0].Label {
-			return false
-		}
-	}
-	return len(votes) > 0
 }
 
 // maxParagraph bounds the context Paragraph returns.

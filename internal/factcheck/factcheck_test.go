@@ -89,11 +89,49 @@ func TestEnsembleEarlyStop(t *testing.T) {
 	if a.calls() != 2 || b.calls() != 2 {
 		t.Errorf("first round asked a %d and b %d times, want 2 and 2", a.calls(), b.calls())
 	}
+	// 3–1 after the first round: one more vote for the leader settles it.
 	a, b = &scriptedChecker{name: "a", votes: all(yes)}, &scriptedChecker{name: "b", votes: map[int]claimtrace.Vote{1: no, 2: yes, 3: yes}}
 	f, err = Ensemble{Checkers: []Checker{a, b}, EarlyStop: true}.Check(t.Context(), Query{Claim: "c"})
-	if err != nil || f.Label != claimtrace.FactTrue || len(f.Votes) != 6 || f.Confidence != 5.0/6 {
-		t.Errorf("split first round: %+v, %v; want all six votes cast", f, err)
+	if err != nil || f.Label != claimtrace.FactTrue || len(f.Votes) != 5 || f.Confidence != 4.0/5 {
+		t.Errorf("3-1 first round: %+v, %v; want true on five votes", f, err)
 	}
+	// 2–2: both remaining votes are needed.
+	a, b = &scriptedChecker{name: "a", votes: map[int]claimtrace.Vote{1: yes, 2: no, 3: no}}, &scriptedChecker{name: "b", votes: map[int]claimtrace.Vote{1: yes, 2: no, 3: yes}}
+	f, err = Ensemble{Checkers: []Checker{a, b}, EarlyStop: true}.Check(t.Context(), Query{Claim: "c"})
+	if err != nil || f.Label != claimtrace.FactUndecided || len(f.Votes) != 6 {
+		t.Errorf("2-2 first round: %+v, %v; want a 3-3 tie on six votes", f, err)
+	}
+}
+
+// TestEarlyStopGivesTheFullVotesLabel checks every pattern of six votes
+// (true, false, abstain or failed, 4^6 = 4,096 of them) of two checkers ×
+// three votes: the early-stopped label is always the full vote's, and the
+// early stop casts no more votes than the full one.
+func TestEarlyStopGivesTheFullVotesLabel(t *testing.T) {
+	kinds := []claimtrace.Vote{yes, no, abstain, failed}
+	calls := map[int]int{}
+	for code := range 4096 {
+		va, vb := map[int]claimtrace.Vote{}, map[int]claimtrace.Vote{}
+		c := code
+		for k := 1; k <= 3; k++ {
+			va[k] = kinds[c%4]
+			c /= 4
+			vb[k] = kinds[c%4]
+			c /= 4
+		}
+		full, errFull := Ensemble{Checkers: []Checker{&scriptedChecker{name: "a", votes: va}, &scriptedChecker{name: "b", votes: vb}}}.Check(t.Context(), Query{Claim: "c"})
+		a, b := &scriptedChecker{name: "a", votes: va}, &scriptedChecker{name: "b", votes: vb}
+		early, errEarly := Ensemble{Checkers: []Checker{a, b}, EarlyStop: true}.Check(t.Context(), Query{Claim: "c"})
+		if early.Label != full.Label || (errEarly == nil) != (errFull == nil) {
+			t.Fatalf("votes a=%v b=%v: early stop %s (%v), full vote %s (%v)", va, vb, early.Label, errEarly, full.Label, errFull)
+		}
+		n := a.calls() + b.calls()
+		if n < 4 || n > 6 || len(early.Votes) != n {
+			t.Fatalf("votes a=%v b=%v: %d calls, %d votes recorded", va, vb, n, len(early.Votes))
+		}
+		calls[n]++
+	}
+	t.Logf("calls over all 4,096 patterns: %v", calls)
 }
 
 func TestEnsembleVoteNumbersAndCancel(t *testing.T) {

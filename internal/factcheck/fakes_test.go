@@ -48,7 +48,3 @@ func (s *scriptedChecker) calls() int {
 	defer s.mu.Unlock()
 	return len(s.asked)
 }
-
-type errString string
-
-func (e errString) Error() string { return string(e) }

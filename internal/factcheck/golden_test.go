@@ -53,6 +53,31 @@ func TestRequestGolden(t *testing.T) {
 				[]SearchResult{{Title: "Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks", URL: "https://arxiv.org/abs/2005.11401", Snippet: "We use BART-large as the generator."}})
 			return []llm.Request{r}, err
 		},
+		"fact_check_web_batch": func() ([]llm.Request, error) {
+			w, err := NewWebChecker(gemini, Options{})
+			if err != nil {
+				return nil, err
+			}
+			r, err := w.RequestBatch([]Query{
+				{Claim: "The first RAG model used a BART-large generator.", Context: para, Cutoff: cutoff, Vote: 2},
+				{Claim: "RAG couples a retriever with a generator.", Context: para, Cutoff: cutoff, Vote: 2},
+			})
+			return []llm.Request{r}, err
+		},
+		"fact_check_search_batch": func() ([]llm.Request, error) {
+			sc, err := NewSearchChecker(gpt, &fakeSearch{}, "searxng", 5, Options{})
+			if err != nil {
+				return nil, err
+			}
+			r, err := sc.RequestBatch([]Query{
+				{Claim: "The first RAG model used a BART-large generator.", Context: para, Cutoff: cutoff, Vote: 1},
+				{Claim: "Dense passage retrieval was introduced in 2020.", Vote: 1},
+			}, [][]SearchResult{
+				{{Title: "Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks", URL: "https://arxiv.org/abs/2005.11401", Snippet: "We use BART-large as the generator."}},
+				{{Title: "Dense Passage Retrieval for Open-Domain Question Answering", URL: "https://arxiv.org/abs/2004.04906", Snippet: "EMNLP 2020."}},
+			})
+			return []llm.Request{r}, err
+		},
 	}
 	for name, f := range build {
 		t.Run(name, func(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -20,6 +19,7 @@ import (
 	"golang.org/x/text/transform"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // Content kinds.
@@ -240,7 +240,7 @@ func extractHTML(p *Page) (*Content, error) {
 }
 
 // skipLink matches accessibility links such as "Skip to main content".
-var skipLink = regexp.MustCompile(`(?i)^\s*(skip|jump) to\b`)
+var skipLink = lazyregexp.New(`(?i)^\s*(skip|jump) to\b`)
 
 // innerText renders the first node of sel as text with block structure.
 func innerText(sel *goquery.Selection) string {

@@ -3,12 +3,13 @@ package fetch
 import (
 	"encoding/json"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // htmlHead is what one walk over an HTML document collects for metadata.
@@ -467,7 +468,7 @@ func scholarlyDCType(t string) bool {
 	return false
 }
 
-var doiPattern = regexp.MustCompile(`(?i)\b(10\.\d{4,9}/[^\s"'<>]+)`)
+var doiPattern = lazyregexp.New(`(?i)\b(10\.\d{4,9}/[^\s"'<>]+)`)
 
 // cleanDOI extracts a DOI from a bare DOI, a doi: / info:doi/ URI or a
 // doi.org URL, without trailing punctuation. It returns "" if there is none.
@@ -498,10 +499,10 @@ func cleanDOI(s string) string {
 }
 
 var (
-	arXivNew = regexp.MustCompile(`^(\d{4}\.\d{4,5})(v\d+)?$`)
-	arXivOld = regexp.MustCompile(`^([a-z][a-z\-]*(\.[A-Z]{2})?/\d{7})(v\d+)?$`)
+	arXivNew = lazyregexp.New(`^(\d{4}\.\d{4,5})(v\d+)?$`)
+	arXivOld = lazyregexp.New(`^([a-z][a-z\-]*(\.[A-Z]{2})?/\d{7})(v\d+)?$`)
 	// arXivInText finds a stamped or cited id in running text.
-	arXivInText = regexp.MustCompile(`(?i)arXiv:\s?(\d{4}\.\d{4,5}|[a-z][a-z\-]*(?:\.[A-Z]{2})?/\d{7})(v\d+)?`)
+	arXivInText = lazyregexp.New(`(?i)arXiv:\s?(\d{4}\.\d{4,5}|[a-z][a-z\-]*(?:\.[A-Z]{2})?/\d{7})(v\d+)?`)
 )
 
 // arXivFromString normalizes an arXiv id ("arXiv:1706.03762v5" → "1706.03762").

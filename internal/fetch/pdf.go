@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/ledongthuc/pdf"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // Limits that keep PDF extraction bounded on large or hostile files.
@@ -540,7 +540,7 @@ var ligatures = strings.NewReplacer(
 )
 
 // hyphenBreak is a word hyphenated across a line break: "exam-\nple".
-var hyphenBreak = regexp.MustCompile(`[\p{L}-]*\p{Ll}-\n\p{Ll}`)
+var hyphenBreak = lazyregexp.New(`[\p{L}-]*\p{Ll}-\n\p{Ll}`)
 
 // fixPDFText maps ligatures and rejoins words hyphenated at line ends:
 // "exam-\nple" becomes "example", while a compound that already has a
@@ -579,7 +579,7 @@ func inURL(s string, i int) bool {
 	return strings.Contains(tok, "://") || strings.HasPrefix(tok, "www.")
 }
 
-var abstractHeading = regexp.MustCompile(`(?im)^\s*(abstract|a b s t r a c t)\b`)
+var abstractHeading = lazyregexp.New(`(?im)^\s*(abstract|a b s t r a c t)\b`)
 
 // doiInText finds the first DOI in text (first-page headers and footers).
 func doiInText(s string) string {

@@ -1,9 +1,10 @@
 package fetch
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // titleSeps separate a page title from the site name around it.
@@ -29,7 +30,7 @@ var genericLabels = map[string]bool{
 }
 
 // arXiv abs pages are titled "[1706.03762] Attention Is All You Need".
-var bracketID = regexp.MustCompile(`^\[(\d{4}\.\d{4,5}|[a-z\-]+(\.[A-Z]{2})?/\d{7})(v\d+)?\]\s+`)
+var bracketID = lazyregexp.New(`^\[(\d{4}\.\d{4,5}|[a-z\-]+(\.[A-Z]{2})?/\d{7})(v\d+)?\]\s+`)
 
 // cleanTitle returns a page title without the site name around it: a
 // trailing (or leading) " | X", " - X", " — X" segment is dropped when X

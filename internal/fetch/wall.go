@@ -3,8 +3,9 @@ package fetch
 import (
 	"bytes"
 	"net/http"
-	"regexp"
 	"strings"
+
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // wallInput is what wall detection looks at.
@@ -87,7 +88,7 @@ var (
 
 // httpCodeTitle matches an HTTP error code standing alone in a title
 // ("404", "Error 503"), not inside a number such as an arXiv id.
-var httpCodeTitle = regexp.MustCompile(`(^|[^\w.])(400|401|403|404|410|429|500|502|503|504)([^\w.]|$)`)
+var httpCodeTitle = lazyregexp.New(`(^|[^\w.])(400|401|403|404|410|429|500|502|503|504)([^\w.]|$)`)
 
 // detectWall returns the wall a page shows, or "".
 func detectWall(in wallInput) string {

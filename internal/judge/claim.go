@@ -1,9 +1,8 @@
 package judge
 
 import (
-	"regexp"
-
 	"github.com/claimtrace/claimtrace/internal/judge/passage"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 	"github.com/claimtrace/claimtrace/internal/prompts"
 )
 
@@ -16,7 +15,7 @@ import (
 // text) and bare URLs from a claim: they are not part of what it asserts.
 func CleanClaim(s string) string { return cleanClaim(s) }
 
-var spaceBeforePunctRE = regexp.MustCompile(` +([.,;:!?])`)
+var spaceBeforePunctRE = lazyregexp.New(` +([.,;:!?])`)
 
 // ClaimText is a claim as a model is shown it: citation markers and URLs
 // removed (CleanClaim), on one line, no space left before punctuation.

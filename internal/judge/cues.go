@@ -1,24 +1,24 @@
 package judge
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/claimtrace/claimtrace/internal/judge/passage"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
 // Citation markers and links are not part of what a claim asserts: "[7]"
 // must not become a number the source has to repeat.
 var (
-	markdownCiteRE = regexp.MustCompile(`\[\[?\^?\d+(?:\s*[,–-]\s*\d+)*\]?\]\([^)\s]*\)`)
-	markdownLinkRE = regexp.MustCompile(`\[([^\]]*)\]\([^)\s]+\)`)
-	bracketCiteRE  = regexp.MustCompile(`\[\^?\d+(?:\s*[,–-]\s*\^?\d+)*\]|【\d+[^】]*】`)
-	urlRE          = regexp.MustCompile(`https?://[^\s)\]>]+`)
+	markdownCiteRE = lazyregexp.New(`\[\[?\^?\d+(?:\s*[,–-]\s*\d+)*\]?\]\([^)\s]*\)`)
+	markdownLinkRE = lazyregexp.New(`\[([^\]]*)\]\([^)\s]+\)`)
+	bracketCiteRE  = lazyregexp.New(`\[\^?\d+(?:\s*[,–-]\s*\^?\d+)*\]|【\d+[^】]*】`)
+	urlRE          = lazyregexp.New(`https?://[^\s)\]>]+`)
 	// Citation-Integrity's placeholders: "[<|multi_cit|>]", "(<|other_cit|>)".
-	placeholderRE = regexp.MustCompile(`[\[(]?<\|[a-z_]*\|>[\])]?`)
+	placeholderRE = lazyregexp.New(`[\[(]?<\|[a-z_]*\|>[\])]?`)
 )
 
 // cleanClaim removes citation markers, links and URLs from a claim.

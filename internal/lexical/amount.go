@@ -3,11 +3,12 @@ package lexical
 import (
 	"cmp"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // Amount is a quantity as the contradiction detector compares them: a
@@ -42,7 +43,7 @@ const amountNumber = `\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`
 // amountRE matches a number or range with an optional sign, currency,
 // scale and unit: "14-18%", "$2.5 billion", "70B", "3x", "120 ms",
 // "-15 °C", "5 percentage points".
-var amountRE = regexp.MustCompile(`(?P<sign>[-−])?(?P<cur>[$€£])?(?P<lo>` + amountNumber + `)` +
+var amountRE = lazyregexp.New(`(?P<sign>[-−])?(?P<cur>[$€£])?(?P<lo>` + amountNumber + `)` +
 	`(?:(?P<suf1>%|°\s?[CF]\b|℃|[KMBTk]\b|bn\b|mn\b)|\s(?P<spaced>%|K\b|[MBT]\b|bn\b|mn\b))?` +
 	`(?:\s?(?:-|–|—|−|to)\s?(?P<sign2>[-−+])?[$€£]?(?P<hi>` + amountNumber + `))?` +
 	`(?:\s?(?P<suf2>[KMBTk]|bn|mn)\b|\s(?i:(?P<scale>thousand|million|billion|trillion))\b)?` +
@@ -59,7 +60,7 @@ var (
 	reSuf2   = amountRE.SubexpIndex("suf2")
 	reScale  = amountRE.SubexpIndex("scale")
 	reUnit   = amountRE.SubexpIndex("unit")
-	reFoldNo = regexp.MustCompile(`(?i)\b(two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred)(?:-|\s)?fold\b`)
+	reFoldNo = lazyregexp.New(`(?i)\b(two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred)(?:-|\s)?fold\b`)
 )
 
 // suffixScale is the value of a scale glued to or right after a number

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -12,9 +13,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/backoff"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Retry configures retries of rate-limited and transient failures.
@@ -97,7 +99,7 @@ type Client struct {
 
 	mu      sync.Mutex
 	totals  Totals
-	schemas map[string]*jsonschema.Schema
+	schemas map[string]*jsonschema.Resolved
 }
 
 // NewClient wraps m, which serves ep.
@@ -111,7 +113,7 @@ func NewClient(ep Endpoint, m Model, opts Options) *Client {
 	if opts.JSONAttempts <= 0 {
 		opts.JSONAttempts = 3
 	}
-	c := &Client{ep: ep, model: m, opts: opts, retry: opts.Retry.withDefaults(), lim: newLimiter(opts.Limits, opts.Now), schemas: map[string]*jsonschema.Schema{}}
+	c := &Client{ep: ep, model: m, opts: opts, retry: opts.Retry.withDefaults(), lim: newLimiter(opts.Limits, ep, opts.Now), schemas: map[string]*jsonschema.Resolved{}}
 	if opts.Price != nil {
 		c.price, c.priced = *opts.Price, true
 	} else {
@@ -136,6 +138,14 @@ func (c *Client) Endpoint() Endpoint { return c.ep }
 // Price returns the price used for accounting; ok is false when the model
 // has none (its calls are accounted at zero cost).
 func (c *Client) Price() (Price, bool) { return c.price, c.priced }
+
+// Limits returns the limits the client started with (EffectiveLimits):
+// its ceiling on calls in flight and the configured or default rates.
+func (c *Client) Limits() Limits { return c.lim.configured }
+
+// Pace returns how the client paces its calls now: calls in flight, how
+// many may be (adapting as Limits says) and the rate limits in force.
+func (c *Client) Pace() Pace { return c.lim.pace() }
 
 // Totals returns the sums of this client's calls so far.
 func (c *Client) Totals() Totals {
@@ -182,7 +192,7 @@ func (c *Client) GenerateJSON(ctx context.Context, req Request, out any) (Respon
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return Response{}, fmt.Errorf("generate json: out is %T, want a non-nil pointer: %w", out, claimtrace.ErrInvalid)
 	}
-	var sch *jsonschema.Schema
+	var sch *jsonschema.Resolved
 	if req.Schema != nil {
 		var err error
 		if sch, err = c.compileSchema(req.Schema); err != nil {
@@ -198,7 +208,7 @@ func (c *Client) GenerateJSON(ctx context.Context, req Request, out any) (Respon
 		js, err := ExtractJSON(r.Text)
 		if err == nil && sch != nil {
 			var inst any
-			if inst, err = jsonschema.UnmarshalJSON(strings.NewReader(js)); err == nil {
+			if err = json.Unmarshal([]byte(js), &inst); err == nil {
 				if verr := sch.Validate(inst); verr != nil {
 					err = fmt.Errorf("answer does not match the schema: %s: %w", oneLine(verr.Error()), ErrMalformed)
 				}
@@ -233,7 +243,12 @@ func (c *Client) GenerateJSON(ctx context.Context, req Request, out any) (Respon
 	}
 }
 
-func (c *Client) compileSchema(s *Schema) (*jsonschema.Schema, error) {
+// compileSchema returns the validator of an answer schema, compiled once
+// a client. The validator is google/jsonschema-go (draft 2020-12), which
+// the binary links anyway (the MCP server's) and which, unlike a validator
+// that compiles the drafts' meta-schemas when its package initialises,
+// costs nothing until a model is asked for JSON.
+func (c *Client) compileSchema(s *Schema) (*jsonschema.Resolved, error) {
 	key := string(compactJSON(s.JSON))
 	c.mu.Lock()
 	sch, ok := c.schemas[key]
@@ -241,16 +256,11 @@ func (c *Client) compileSchema(s *Schema) (*jsonschema.Schema, error) {
 	if ok {
 		return sch, nil
 	}
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(key))
-	if err != nil {
+	var doc jsonschema.Schema
+	if err := json.Unmarshal([]byte(key), &doc); err != nil {
 		return nil, fmt.Errorf("schema %s: %v: %w", s.Name, err, claimtrace.ErrInvalid)
 	}
-	comp := jsonschema.NewCompiler()
-	const loc = "claimtrace-answer-schema.json"
-	if err := comp.AddResource(loc, doc); err != nil {
-		return nil, fmt.Errorf("schema %s: %v: %w", s.Name, err, claimtrace.ErrInvalid)
-	}
-	sch, err = comp.Compile(loc)
+	sch, err := doc.Resolve(&jsonschema.ResolveOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("schema %s: %v: %w", s.Name, oneLine(err.Error()), claimtrace.ErrInvalid)
 	}
@@ -372,12 +382,15 @@ func (c *Client) check(accept func(Response) error, r Response, attempts int) er
 // attempts run out. tokens is the estimate charged to the TPM limit.
 func (c *Client) call(ctx context.Context, req Request, tokens int64) (Response, int, error) {
 	for attempt := 1; ; attempt++ {
-		release, err := c.lim.acquire(ctx, tokens)
+		release, err := c.lim.acquire(ctx, tokens, attempt > 1)
 		if err != nil {
 			return Response{}, attempt - 1, err
 		}
-		resp, err := c.model.Generate(ctx, req)
-		release(resp.Usage.InputTokens + resp.Usage.OutputTokens)
+		actx, seen := withResponseObserver(ctx)
+		start := time.Now()
+		resp, err := c.model.Generate(actx, req)
+		release(outcome{latency: time.Since(start), err: err, header: seen.last(),
+			tokens: resp.Usage.InputTokens + resp.Usage.OutputTokens})
 		if err == nil {
 			return resp, attempt, nil
 		}

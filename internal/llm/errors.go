@@ -6,13 +6,13 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/backoff"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // Error kinds, matched with errors.Is. Only ErrRateLimit and ErrTransient
@@ -219,9 +219,9 @@ func retryAfter(h http.Header) time.Duration {
 }
 
 var (
-	keyParamRE = regexp.MustCompile(`(?i)([?&](?:key|api_key|api-key)=)[^&\s"']+`)
-	bearerRE   = regexp.MustCompile(`(?i)(bearer\s+)[^\s"']+`)
-	skKeyRE    = regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{12,}`)
+	keyParamRE = lazyregexp.New(`(?i)([?&](?:key|api_key|api-key)=)[^&\s"']+`)
+	bearerRE   = lazyregexp.New(`(?i)(bearer\s+)[^\s"']+`)
+	skKeyRE    = lazyregexp.New(`\bsk-[A-Za-z0-9_\-]{12,}`)
 )
 
 // scrub removes the key, and anything shaped like a key, from s.

@@ -1,8 +1,9 @@
 package llm
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // Price is what a model costs, in US dollars per million tokens (and per
@@ -69,7 +70,7 @@ var builtinPrices = map[Provider]map[string]Price{
 // versionSuffix matches what providers append to a model family name for a
 // dated or pinned version: -2024-08-06, -20250514, -001, -latest,
 // -preview-06-05, -exp-03-25.
-var versionSuffix = regexp.MustCompile(`^-(\d{4}-\d{2}-\d{2}|\d{8}|\d{3}|latest|(preview|exp)(-\d{2}-\d{2}|-\d{4})?)$`)
+var versionSuffix = lazyregexp.New(`^-(\d{4}-\d{2}-\d{2}|\d{8}|\d{3}|latest|(preview|exp)(-\d{2}-\d{2}|-\d{4})?)$`)
 
 // LookupPrice finds the built-in price of a model: the exact name, or the
 // family name followed by a version suffix ("gpt-4o-2024-08-06" is

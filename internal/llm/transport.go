@@ -25,6 +25,30 @@ type attemptTrace struct {
 
 type traceKey struct{}
 
+// observerKey carries the responseSeen of an attempt: the headers of
+// every HTTP answer, whatever its status (the Client reads the providers'
+// rate-limit headers from them).
+type observerKey struct{}
+
+// responseSeen keeps the last HTTP answer's headers of one attempt.
+type responseSeen struct {
+	mu     sync.Mutex
+	header http.Header
+}
+
+func (r *responseSeen) last() http.Header {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.header
+}
+
+// withResponseObserver returns a context whose HTTP answers are recorded
+// into the returned responseSeen.
+func withResponseObserver(ctx context.Context) (context.Context, *responseSeen) {
+	r := &responseSeen{}
+	return context.WithValue(ctx, observerKey{}, r), r
+}
+
 // withTrace returns a context whose HTTP requests are traced into the
 // returned attemptTrace.
 func withTrace(ctx context.Context) (context.Context, *attemptTrace) {
@@ -49,6 +73,11 @@ type recordingTransport struct {
 
 func (rt *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := rt.next.RoundTrip(req)
+	if seen, _ := req.Context().Value(observerKey{}).(*responseSeen); seen != nil && resp != nil {
+		seen.mu.Lock()
+		seen.header = resp.Header.Clone()
+		seen.mu.Unlock()
+	}
 	tr, _ := req.Context().Value(traceKey{}).(*attemptTrace)
 	if tr == nil || resp == nil {
 		return resp, err

@@ -43,6 +43,14 @@ var samples = map[string]map[string]string{
 		"Cutoff":    "",
 		"Results":   "<result n=\"1\">\nTitle: Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks\nURL: https://arxiv.org/abs/2005.11401\nWe use BART-large as the generator.\n</result>",
 	},
+	"judge/fact_check_batch": {
+		"Statements": "<statement n=\"1\">\nStatement: The first RAG model used a BART-large generator.\n</statement>\n\n<statement n=\"2\">\nStatement: Dense passage retrieval was introduced in 2020.\n</statement>",
+		"Cutoff":     "2024-01-01",
+	},
+	"judge/fact_check_search_batch": {
+		"Statements": "<statement n=\"1\">\nStatement: The first RAG model used a BART-large generator.\nSearch results:\n<result n=\"1\">\nTitle: Retrieval-Augmented Generation\nURL: https://arxiv.org/abs/2005.11401\nWe use BART-large as the generator.\n</result>\n</statement>",
+		"Cutoff":     "",
+	},
 	"judge/metadata": {
 		"URL":       "https://www.cs.example.edu/~lee/papers/dpr.pdf",
 		"PageTitle": "dpr.pdf",

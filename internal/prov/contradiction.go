@@ -3,12 +3,14 @@ package prov
 import (
 	"context"
 	"fmt"
-	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
@@ -127,11 +129,13 @@ func (o Offline) withDefaults() Offline {
 	return o
 }
 
-// analysed is one sentence prepared for comparison.
+// analysed is one sentence prepared for comparison. analyse gives its
+// stems, which pick the pairs worth comparing; complete gives the rest,
+// only to the sentences of those pairs.
 type analysed struct {
 	src   int
 	text  string
-	toks  []token
+	toks  []token  // nil until complete
 	stems []string // sorted, unique content stems
 	// scope[i] is true for the tokens of a negated scope; head[i] for the
 	// first content token of each scope.
@@ -169,8 +173,11 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 	}
 	var out []Conflict
 	seen := make(map[[3]string]bool)
+	an := lexical.NewAnalyzer()
 	for _, p := range cands {
 		a, b := &sents[p[0]], &sents[p[1]]
+		a.complete(an)
+		b.complete(an)
 		kind, entity := compare(a, b)
 		if kind == "" {
 			continue
@@ -190,54 +197,136 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 	return out, nil
 }
 
+// analyse splits the texts into sentences and keeps those worth
+// comparing with their stems (interned: sentences share the strings).
+// Their tokens are dropped: most sentences are in no candidate pair, and
+// a document's worth of tokens is a lot of memory; complete computes them
+// again, identically, for the sentences compared.
+//
+// Many texts (a graph's excerpts) are analysed in parallel, in chunks
+// whose results are joined in order: the result does not depend on the
+// number of cores.
 func (o Offline) analyse(texts []SourceText) []analysed {
+	workers := min(runtime.GOMAXPROCS(0), len(texts)/parallelTexts)
+	if workers <= 1 {
+		return o.analyseChunk(texts, 0)
+	}
+	parts := make([][]analysed, workers)
+	var wg sync.WaitGroup
+	size := (len(texts) + workers - 1) / workers
+	for w := range workers {
+		from, to := w*size, min((w+1)*size, len(texts))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[w] = o.analyseChunk(texts[from:to], from)
+		}()
+	}
+	wg.Wait()
+	return slices.Concat(parts...)
+}
+
+// parallelTexts is how many texts make a worker's share worth a goroutine.
+const parallelTexts = 2048
+
+// analyseChunk analyses texts, the first of which is texts[base] of the
+// whole list.
+func (o Offline) analyseChunk(texts []SourceText, base int) []analysed {
 	var out []analysed
 	an := lexical.NewAnalyzer()
+	intern := map[string]string{}
 	for si, t := range texts {
 		for _, s := range splitSentences(t.Text) {
 			text := t.Text[s.start:s.end]
 			if len(text) > 16*o.MaxWords || !prose(text) {
 				continue // far too long to be one statement, or not prose
 			}
-			ltoks := an.Tokenize(text)
-			toks := tokenize(text, ltoks)
+			toks := tokenize(text, an.Tokenize(text))
 			if len(toks) > o.MaxWords {
 				continue
 			}
 			var stems []string
 			for _, tk := range toks {
-				if tk.stem != "" {
-					stems = append(stems, tk.stem)
+				if tk.stem == "" {
+					continue
 				}
+				st, ok := intern[tk.stem]
+				if !ok {
+					st = tk.stem
+					intern[st] = st
+				}
+				stems = append(stems, st)
 			}
 			slices.Sort(stems)
 			stems = slices.Compact(stems)
 			if len(stems) < o.MinShared {
 				continue
 			}
-			a := analysed{src: si, text: text, toks: toks, stems: stems}
-			a.scope, a.head = negationScopes(toks)
-			a.qty = quantities(text, ltoks, toks)
-			a.values = lexical.Quantities(text, ltoks)
-			for _, q := range a.values {
-				a.valueTok = append(a.valueTok, nearestToken(toks, ltoks[q.Last].End))
-				a.valuePos = append(a.valuePos, ltoks[q.Tok].Start)
-			}
-			a.asserted = lexical.Asserted(text, ltoks)
-			a.years = yearsOf(a.values)
-			a.names = namesOf(text, ltoks)
-			out = append(out, a)
+			out = append(out, analysed{src: base + si, text: text, stems: slices.Clip(stems)})
 		}
 	}
 	return out
 }
 
+// complete computes a sentence's tokens, negated scopes, quantities,
+// whether it asserts, its years and its names, once.
+func (a *analysed) complete(an *lexical.Analyzer) {
+	if a.toks != nil {
+		return
+	}
+	ltoks := an.Tokenize(a.text)
+	a.toks = tokenize(a.text, ltoks)
+	a.scope, a.head = negationScopes(a.toks)
+	a.qty = quantities(a.text, ltoks, a.toks)
+	a.values = lexical.Quantities(a.text, ltoks)
+	for _, q := range a.values {
+		a.valueTok = append(a.valueTok, nearestToken(a.toks, ltoks[q.Last].End))
+		a.valuePos = append(a.valuePos, ltoks[q.Tok].Start)
+	}
+	a.asserted = lexical.Asserted(a.text, ltoks)
+	a.years = yearsOf(a.values)
+	a.names = namesOf(a.text, ltoks)
+}
+
 // notProse matches text that is not a statement: reference-list entries
 // ("[12] Smith, J.", "M. Saffman, T. G. Walker"), links and markup.
-var notProse = regexp.MustCompile(`^\s*(?:\[\d+\]|\d+\.\s+[A-Z][a-z]+,|[-*#|>])|https?://|\]\(|\b[A-Z]\.\s?[A-Z]?\.?\s?[A-Z][a-z]+,.*\b[A-Z]\.\s?[A-Z][a-z]+|\|\s*\|`)
+var notProse = lazyregexp.New(`^\s*(?:\[\d+\]|\d+\.\s+[A-Z][a-z]+,|[-*#|>])|https?://|\]\(|\b[A-Z]\.\s?[A-Z]?\.?\s?[A-Z][a-z]+,.*\b[A-Z]\.\s?[A-Z][a-z]+|\|\s*\|`)
 
 // prose reports whether a sentence reads as a statement worth comparing.
-func prose(s string) bool { return !notProse.MatchString(s) }
+// The expression backtracks over the whole sentence, so it only runs on
+// sentences that hold what it needs to match: after leading space a
+// '[', a digit or one of -*#|>; "http"; "]("; a capital letter before a
+// '.'; or a '|'. Most sentences hold none of these.
+func prose(s string) bool {
+	if !mayBeNotProse(s) {
+		return true
+	}
+	return !notProse.MatchString(s)
+}
+
+// mayBeNotProse reports whether s holds something every match of
+// notProse needs (see prose).
+func mayBeNotProse(s string) bool {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+		i++
+	}
+	if i < len(s) {
+		switch c := s[i]; {
+		case c == '[' || c >= '0' && c <= '9' || strings.IndexByte("-*#|>", c) >= 0:
+			return true
+		}
+	}
+	if strings.Contains(s, "http") || strings.Contains(s, "](") || strings.IndexByte(s, '|') >= 0 {
+		return true
+	}
+	for j := 1; j < len(s); j++ {
+		if s[j] == '.' && s[j-1] >= 'A' && s[j-1] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
 
 // candidates returns the pairs of sentences of different sources that share
 // enough stems. Pairs are generated from an inverted index of the rarer

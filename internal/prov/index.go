@@ -166,19 +166,7 @@ func NewIndex(g *Graph) (*Index, error) {
 		}
 	}
 	for i, c := range g.Conflicts {
-		where := fmt.Sprintf("conflict %d (%s ↔ %s)", i, c.A, c.B)
-		a, okA := ix.ids[c.A]
-		b, okB := ix.ids[c.B]
-		switch {
-		case !okA || !okB:
-			vs.add(RuleConflict, where, "both ends must be sources of the graph")
-		case ix.Kind(a) != KindSource || ix.Kind(b) != KindSource:
-			vs.add(RuleConflict, where, "both ends must be sources, got %s and %s", ix.Kind(a), ix.Kind(b))
-		case a == b:
-			vs.add(RuleConflict, where, "a source cannot conflict with itself")
-		case c.Entity == "":
-			vs.add(RuleConflict, where, "no entity named")
-		}
+		ix.checkConflict(&vs, i, c)
 	}
 	if broken {
 		return nil, vs.err()
@@ -208,6 +196,44 @@ func NewIndex(g *Graph) (*Index, error) {
 		return nil, err
 	}
 	return ix, nil
+}
+
+// checkConflict checks conflict i: both ends distinct sources of the
+// graph, an entity named.
+func (ix *Index) checkConflict(vs *violations, i int, c Conflict) {
+	where := fmt.Sprintf("conflict %d (%s ↔ %s)", i, c.A, c.B)
+	a, okA := ix.ids[c.A]
+	b, okB := ix.ids[c.B]
+	switch {
+	case !okA || !okB:
+		vs.add(RuleConflict, where, "both ends must be sources of the graph")
+	case ix.Kind(a) != KindSource || ix.Kind(b) != KindSource:
+		vs.add(RuleConflict, where, "both ends must be sources, got %s and %s", ix.Kind(a), ix.Kind(b))
+	case a == b:
+		vs.add(RuleConflict, where, "a source cannot conflict with itself")
+	case c.Entity == "":
+		vs.add(RuleConflict, where, "no entity named")
+	}
+}
+
+// AddConflicts adds conflicts to the index's graph, after those it has and
+// without repeating one (MergeConflicts), and updates the index to match:
+// what re-indexing the changed graph would give, without rebuilding the
+// index of its nodes and edges. Conflicts that break a rule are refused
+// (a *ValidationError) and nothing changes. Not safe while other
+// goroutines read the index.
+func (ix *Index) AddConflicts(cs ...Conflict) error {
+	var vs violations
+	for i, c := range cs {
+		ix.checkConflict(&vs, len(ix.g.Conflicts)+i, c)
+	}
+	if err := vs.err(); err != nil {
+		return err
+	}
+	ix.g.Conflicts = MergeConflicts(ix.g.Conflicts, cs...)
+	ix.conflicts = MergeConflicts(nil, ix.g.Conflicts...)
+	ix.surfOnce, ix.surf = sync.Once{}, nil
+	return nil
 }
 
 // prefixSums turns per-node degrees (len n+1, last unused) into CSR starts.

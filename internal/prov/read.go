@@ -3,7 +3,9 @@ package prov
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -80,3 +82,44 @@ func NameFromFile(g *Graph, path string) {
 		g.ID = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
 }
+
+// SniffStream tells a graph document's format from its first member,
+// for a file too large to read whole to Sniff it: a JSON object whose
+// first key is a native graph's ("format", "id", "query", "sources",
+// "reasoning", "claims", "edges", "conflicts", or "agent" with a string)
+// is native, one whose first key is a PROV-JSON section (or "agent" with
+// an object) PROV-JSON, "@context" or "@graph" PROV-JSONLD; anything else
+// is FormatReport. Only the start of r is read.
+func SniffStream(r io.Reader) Format {
+	s := newJSONScanner(r)
+	if c, err := s.peek(); err != nil || c != '{' {
+		return FormatReport
+	}
+	s.pos++
+	key, _, err := s.str()
+	if err != nil || s.expect(':') != nil {
+		return FormatReport
+	}
+	switch key {
+	case "@context", "@graph":
+		return FormatPROVJSONLD
+	case "format", "id", "query", "sources", "reasoning", "claims", "edges", "conflicts":
+		return FormatNative
+	case "agent":
+		if c, err := s.peek(); err == nil && c == '"' {
+			return FormatNative
+		}
+		return FormatPROVJSON
+	}
+	if slices.Contains(provKeys, key) {
+		return FormatPROVJSON
+	}
+	return FormatReport
+}
+
+// MaxGraphBytes is the largest graph file the commands read, far above
+// the limit on reports: a graph of a million claims as claimtrace writes
+// it is about half a gigabyte, and decodes in about twice that in memory.
+// A native graph is read as a stream (DecodeStream); a PROV-JSON one is
+// read whole.
+const MaxGraphBytes = 1 << 30

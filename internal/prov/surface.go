@@ -2,9 +2,10 @@ package prov
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // ConflictStatus says whether the graph surfaces one conflict of K (it is
@@ -133,7 +134,7 @@ func (ix *Index) edgeText(e int32) string {
 
 // conflictCues are words and phrases with which a text states that its
 // sources disagree. "but" and "although" alone are too common to count.
-var conflictCues = regexp.MustCompile(`(?i)\b(however|whereas|conflicting|conflicts? with|in conflict|contradict(?:s|ed|ing|ory|ion)?|disagree(?:s|d|ment)?|inconsistent|in contrast|by contrast|on the other hand|mixed (?:evidence|results|findings)|disputed?|contested|unlike)\b|\bwhile\b[^.;]{1,200}?\b(?:reports?|reported|finds?|found|shows?|showed|suggests?|suggested|claims?|claimed|estimates?|estimated|argues?|argued|states?|stated)\b|然而|但是|相反|矛盾|不一致|争议`)
+var conflictCues = lazyregexp.New(`(?i)\b(however|whereas|conflicting|conflicts? with|in conflict|contradict(?:s|ed|ing|ory|ion)?|disagree(?:s|d|ment)?|inconsistent|in contrast|by contrast|on the other hand|mixed (?:evidence|results|findings)|disputed?|contested|unlike)\b|\bwhile\b[^.;]{1,200}?\b(?:reports?|reported|finds?|found|shows?|showed|suggests?|suggested|claims?|claimed|estimates?|estimated|argues?|argued|states?|stated)\b|然而|但是|相反|矛盾|不一致|争议`)
 
 // ConflictCue returns the first phrase of text that states a disagreement
 // between sources, or "".

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
 // Entailment is the verdict of a natural-language-inference model on a
@@ -69,6 +71,7 @@ func (t TwoWay) Detect(ctx context.Context, texts []SourceText) ([]Conflict, err
 	}
 	var out []Conflict
 	seen := make(map[[3]string]bool)
+	an := lexical.NewAnalyzer()
 	for _, p := range cands {
 		a, b := &sents[p[0]], &sents[p[1]]
 		ab, err := t.Entailer.Entail(ctx, a.text, b.text)
@@ -85,6 +88,8 @@ func (t TwoWay) Detect(ctx context.Context, texts []SourceText) ([]Conflict, err
 		if ba.Contradict <= th {
 			continue
 		}
+		a.complete(an)
+		b.complete(an)
 		entity := entityNear(a, b, firstShared(a, b))
 		c := Conflict{A: texts[a.src].ID, B: texts[b.src].ID, Entity: entity,
 			SnippetA: snippet(a.text), SnippetB: snippet(b.text), Kind: "entailment", Detector: "two-way"}

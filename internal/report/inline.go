@@ -1,7 +1,6 @@
 package report
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
@@ -659,7 +659,7 @@ func (s *scanner) bareDOI(i, at, end int) int {
 	return j
 }
 
-var arxivTagRE = regexp.MustCompile(`(?i)^arxiv(?:\.org/(?:abs|pdf)/|\s*[:：]?\s*)((?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?)`)
+var arxivTagRE = lazyregexp.New(`(?i)^arxiv(?:\.org/(?:abs|pdf)/|\s*[:：]?\s*)((?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?)`)
 
 // arxivTag handles "arXiv:2101.00001v2", "arXiv 2101.00001" and
 // "arxiv.org/abs/…" without a scheme.

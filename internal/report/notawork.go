@@ -1,9 +1,10 @@
 package report
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // notAWork reports whether the content of an unlabelled reference-list
@@ -35,7 +36,7 @@ func notAWork(content string) bool {
 
 // cssDeclarations matches one or more CSS declarations and nothing else:
 // "text-align: center", "font-size: 12px; color: #333;".
-var cssDeclarations = regexp.MustCompile(`^(?:(?:[a-z]+-)+[a-z]+|color|display|margin|padding|width|height|border|float|background)\s*:\s*[#\w.%(),-]+(?:\s+[#\w.%(),-]+){0,3}\s*;?(?:\s*(?:[a-z]+-)*[a-z]+\s*:\s*[#\w.%(),-]+(?:\s+[#\w.%(),-]+){0,3}\s*;?)*$`)
+var cssDeclarations = lazyregexp.New(`^(?:(?:[a-z]+-)+[a-z]+|color|display|margin|padding|width|height|border|float|background)\s*:\s*[#\w.%(),-]+(?:\s+[#\w.%(),-]+){0,3}\s*;?(?:\s*(?:[a-z]+-)*[a-z]+\s*:\s*[#\w.%(),-]+(?:\s+[#\w.%(),-]+){0,3}\s*;?)*$`)
 
 // remarkPrefixes open a remark, not a work (lower case; "：" is the
 // full-width colon of Chinese text).

@@ -15,7 +15,6 @@
 package report
 
 import (
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
@@ -218,14 +218,14 @@ func resolvesNumbers(cs []claimtrace.Citation) bool {
 var (
 	// chatterEN and chatterZH match the agent's narration of its own
 	// search ("Let me search for…", "I'll research…", "让我搜索…").
-	chatterEN = regexp.MustCompile(`(?i)^(?:(?:now|next|finally|first|okay|ok|great|lastly|then|alright|perfect|excellent)[,!.]?\s+)*(?:let me|let's|let us|i'll|i will|i need to|i'm going to|i am going to|i should|i want to|i'd like to|i'm now going to|i have (?:gathered|found|collected)|based on (?:my|the|this) (?:research|search(?:es)?|findings|information(?: gathered)?)[,:]?\s+(?:i'll|i will|let me|here is|here's))\b`)
-	chatterZH = regexp.MustCompile(`^(?:(?:现在|接下来|最后|首先|然后|好的|下面|再)[，,]?\s*)*(?:让我们?|我将|我需要|我会|我来|我想|我再|需要进一步|需要再|再搜索|最后搜索|我们来|根据(?:我)?(?:搜集|收集|搜索|检索|查询|查找)(?:到)?的(?:信息|资料|结果|数据)[，,]\s*(?:现在)?我(?:将|会|来))`)
+	chatterEN = lazyregexp.New(`(?i)^(?:(?:now|next|finally|first|okay|ok|great|lastly|then|alright|perfect|excellent)[,!.]?\s+)*(?:let me|let's|let us|i'll|i will|i need to|i'm going to|i am going to|i should|i want to|i'd like to|i'm now going to|i have (?:gathered|found|collected)|based on (?:my|the|this) (?:research|search(?:es)?|findings|information(?: gathered)?)[,:]?\s+(?:i'll|i will|let me|here is|here's))\b`)
+	chatterZH = lazyregexp.New(`^(?:(?:现在|接下来|最后|首先|然后|好的|下面|再)[，,]?\s*)*(?:让我们?|我将|我需要|我会|我来|我想|我再|需要进一步|需要再|再搜索|最后搜索|我们来|根据(?:我)?(?:搜集|收集|搜索|检索|查询|查找)(?:到)?的(?:信息|资料|结果|数据)[，,]\s*(?:现在)?我(?:将|会|来))`)
 	// chatterVerb requires search or writing vocabulary, so "Let's define X
 	// as…" in a report's body is not taken for chatter.
-	chatterVerb = regexp.MustCompile(`(?i)search|look (?:up|for|into)|gather|find|research|query|check|explore|investigat|dig|examin|collect|retriev|compil|writ|prepar|creat|provid|analy|start|begin|continu|get |obtain|review|informat|data|report|搜索|查询|查找|检索|搜集|收集|了解|获取|调研|撰写|研究|整理|分析|提供|寻找|探索|补充|信息|资料|数据|报告`)
+	chatterVerb = lazyregexp.New(`(?i)search|look (?:up|for|into)|gather|find|research|query|check|explore|investigat|dig|examin|collect|retriev|compil|writ|prepar|creat|provid|analy|start|begin|continu|get |obtain|review|informat|data|report|搜索|查询|查找|检索|搜集|收集|了解|获取|调研|撰写|研究|整理|分析|提供|寻找|探索|补充|信息|资料|数据|报告`)
 	// logHeader matches the header lines of an agent log that precede the
 	// answer (the Onyx report logs: "Query ID:", "QUESTION:", "ANSWER:").
-	logHeader = regexp.MustCompile(`^(?:query id|question|prompt|task|research tasks?(?: \(\d+ total\))?)\s*:`)
+	logHeader = lazyregexp.New(`^(?:query id|question|prompt|task|research tasks?(?: \(\d+ total\))?)\s*:`)
 )
 
 // markPreamble marks as non-claims the header of an agent log before its

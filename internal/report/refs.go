@@ -1,10 +1,10 @@
 package report
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/claimtrace/claimtrace/internal/biblio"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // entry is one entry of a report's reference list, or one footnote or link
@@ -26,7 +26,7 @@ func (e entry) identified() bool { return e.url != "" || e.doi != "" || e.arxiv 
 
 // refHeading matches the titles of reference sections, in the languages
 // the reports come in.
-var refHeading = regexp.MustCompile(`(?i)^(?:[\w-]+\s+){0,2}(?:references?|reference list|sources?|sources cited|cited sources|bibliography|works cited|citations|cited works|literature cited|further reading|notes|footnotes|links|key citations)$|^(?:参考文献|关键引用|主要引用|参考资料|参考来源|引用来源|资料来源|信息来源|来源|引用|引用的著作|引用文献|文献|出处|參考文獻|參考資料|資料來源|引用的著作|参考文献リスト|出典)$`)
+var refHeading = lazyregexp.New(`(?i)^(?:[\w-]+\s+){0,2}(?:references?|reference list|sources?|sources cited|cited sources|bibliography|works cited|citations|cited works|literature cited|further reading|notes|footnotes|links|key citations)$|^(?:参考文献|关键引用|主要引用|参考资料|参考来源|引用来源|资料来源|信息来源|来源|引用|引用的著作|引用文献|文献|出处|參考文獻|參考資料|資料來源|引用的著作|参考文献リスト|出典)$`)
 
 // refHeadingText reports whether a heading (or a short line on its own)
 // titles a reference section, ignoring markdown emphasis, numbering and a
@@ -63,7 +63,7 @@ func refTitle(s string, qualified bool) bool {
 }
 
 // sectionNumber matches a heading's numbering ("7. ", "VI) ", "4.2 ").
-var sectionNumber = regexp.MustCompile(`^(?:\d+(?:\.\d+)*|[IVXivx]+)[.)]?\s+`)
+var sectionNumber = lazyregexp.New(`^(?:\d+(?:\.\d+)*|[IVXivx]+)[.)]?\s+`)
 
 // refPlainTitles are the titles accepted on a plain line (every plain line
 // is checked, so this is a map rather than the regexp).
@@ -378,10 +378,10 @@ func entryLike(text string, b block) bool {
 
 // titleYear matches a title followed by its year in parentheses, the
 // whole of a short entry: "Long low-loss LNOI waveguides (2018)".
-var titleYear = regexp.MustCompile(`^[^.!?]{8,200}\((?:19|20)\d\d[a-z]?\)\.?$`)
+var titleYear = lazyregexp.New(`^[^.!?]{8,200}\((?:19|20)\d\d[a-z]?\)\.?$`)
 
 // venueRE matches the words that name where a work appeared.
-var venueRE = regexp.MustCompile(`(?i)\b(?:proceedings|proc\.|journal|conference|symposium|workshop|transactions|vol\.|pp\.|in:|press|preprint|report no)`)
+var venueRE = lazyregexp.New(`(?i)\b(?:proceedings|proc\.|journal|conference|symposium|workshop|transactions|vol\.|pp\.|in:|press|preprint|report no)`)
 
 // fieldCount counts the comma- and period-separated fields of an entry
 // ("Lazard, Levelized Cost of Energy, 2024." has three; full-width commas
@@ -495,8 +495,8 @@ func exportTrailer(t string) bool {
 }
 
 var (
-	yearRE      = regexp.MustCompile(`\b(?:19|20)\d\d\b`)
-	linkLabelRE = regexp.MustCompile(`^\[\[?(\d{1,4})\]?\]\(`)
+	yearRE      = lazyregexp.New(`\b(?:19|20)\d\d\b`)
+	linkLabelRE = lazyregexp.New(`^\[\[?(\d{1,4})\]?\]\(`)
 )
 
 // leadingLabels parses the labels an entry line starts with: "[3]",

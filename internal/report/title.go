@@ -1,32 +1,33 @@
 package report
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 var (
 	// accessedRE cuts access notes that follow a reference: "Accessed …",
 	// "Retrieved …", "檢索日期：…", "[Online]", "Available:".
-	accessedRE  = regexp.MustCompile(`(?i)[,.;]?\s*(?:\(?(?:last\s+)?accessed\b|retrieved\b|檢索日期|检索日期|访问日期|訪問日期|\[online\]|available\s*(?:at|from|online)?\s*:).*$`)
-	doiPrefixRE = regexp.MustCompile(`\b10\.\d{4}`)
-	idTagRE     = regexp.MustCompile(`(?i)\*?\b(?:arxiv(?:\s+preprint)?\s*(?:arxiv)?\s*[:：]?\s*(?:\d{4}\.[\dx]{4,5}|[a-z-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?|doi\s*[:：]?\s*10\.\S+|\b10\.\d{4,9}/\S+)\*?`)
+	accessedRE  = lazyregexp.New(`(?i)[,.;]?\s*(?:\(?(?:last\s+)?accessed\b|retrieved\b|檢索日期|检索日期|访问日期|訪問日期|\[online\]|available\s*(?:at|from|online)?\s*:).*$`)
+	doiPrefixRE = lazyregexp.New(`\b10\.\d{4}`)
+	idTagRE     = lazyregexp.New(`(?i)\*?\b(?:arxiv(?:\s+preprint)?\s*(?:arxiv)?\s*[:：]?\s*(?:\d{4}\.[\dx]{4,5}|[a-z-]+(?:\.[a-z]{2})?/\d{7})(?:v\d+)?|doi\s*[:：]?\s*10\.\S+|\b10\.\d{4,9}/\S+)\*?`)
 	// ieeeQuoted finds a title in quotes: IEEE “Title,” and plain "Title".
-	ieeeQuoted = regexp.MustCompile(`[“"]([^”"]{4,400}?)[,.]?[”"]`)
+	ieeeQuoted = lazyregexp.New(`[“"]([^”"]{4,400}?)[,.]?[”"]`)
 	// apaYear finds "(2020)." or "(2020a)," after the authors (APA, Harvard).
-	apaYear = regexp.MustCompile(`\((?:19|20)\d\d[a-z]?(?:,\s*[^)]{1,30})?\)[.,:]?\s+`)
+	apaYear = lazyregexp.New(`\((?:19|20)\d\d[a-z]?(?:,\s*[^)]{1,30})?\)[.,:]?\s+`)
 	// acmYear finds ". 2020. " after the authors (ACM).
-	acmYear = regexp.MustCompile(`\.\s+(?:19|20)\d\d[a-z]?\.\s+`)
+	acmYear = lazyregexp.New(`\.\s+(?:19|20)\d\d[a-z]?\.\s+`)
 	// trailingYear cuts " (2023)" or ", 2023." at the end of a title.
-	trailingYear = regexp.MustCompile(`[\s,.(]*\(?(?:19|20)\d\d[a-z]?\)?[.,]?\s*$`)
+	trailingYear = lazyregexp.New(`[\s,.(]*\(?(?:19|20)\d\d[a-z]?\)?[.,]?\s*$`)
 	// authorYearPrefix cuts "Richards et al., 2012, " before a link's title.
-	authorYearPrefix = regexp.MustCompile(`^[^,]{1,80}?(?:et al\.?)?,\s*(?:19|20)\d\d[a-z]?,\s*`)
+	authorYearPrefix = lazyregexp.New(`^[^,]{1,80}?(?:et al\.?)?,\s*(?:19|20)\d\d[a-z]?,\s*`)
 	// authorDateLabel matches link texts that name a source by author and
 	// date ("Stephan Zheng' 2021-08-05", "Smith et al., 2020").
-	authorDateLabel = regexp.MustCompile(`^[^,()]{1,60}?(?:et al\.?)?[,'’]?\s*\(?(?:19|20)\d\d(?:-\d\d(?:-\d\d)?)?[a-z]?\)?$`)
-	domainLike      = regexp.MustCompile(`^(?i)(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/\S*)?$`)
+	authorDateLabel = lazyregexp.New(`^[^,()]{1,60}?(?:et al\.?)?[,'’]?\s*\(?(?:19|20)\d\d(?:-\d\d(?:-\d\d)?)?[a-z]?\)?$`)
+	domainLike      = lazyregexp.New(`^(?i)(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/\S*)?$`)
 )
 
 // siteNames are publisher and site names that pages append to their titles
@@ -57,7 +58,7 @@ func entryTitle(s string, links []entryLink) string {
 }
 
 // mdEscape matches a Markdown backslash escape ("\-", "\_", "\*").
-var mdEscape = regexp.MustCompile(`\\([!-/:-@\[-` + "`" + `{-~])`)
+var mdEscape = lazyregexp.New(`\\([!-/:-@\[-` + "`" + `{-~])`)
 
 func extractTitle(s string, links []entryLink) string {
 	if strings.Contains(s, `\`) {
@@ -274,8 +275,8 @@ func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 // initialsRE matches joined initials: "J.-P.", "C.A.", "Y.J."
 var (
-	initialsRE       = regexp.MustCompile(`^(?:\p{Lu}\.-?){1,3}$`)
-	initialsHyphenRE = regexp.MustCompile(`^\p{Lu}\.-\p{Ll}\.$`) // "W.-t."
+	initialsRE       = lazyregexp.New(`^(?:\p{Lu}\.-?){1,3}$`)
+	initialsHyphenRE = lazyregexp.New(`^\p{Lu}\.-\p{Ll}\.$`) // "W.-t."
 )
 
 // cleanTitle trims markup, quotes and punctuation around a title, cuts a

@@ -6,17 +6,17 @@ import (
 	"encoding/xml"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 var (
-	arXivNewID = regexp.MustCompile(`^(\d{4}\.\d{4,5})(v\d+)?$`)
-	arXivOldID = regexp.MustCompile(`^([a-z][a-z\-]*(\.[A-Z]{2})?/\d{7})(v\d+)?$`)
+	arXivNewID = lazyregexp.New(`^(\d{4}\.\d{4,5})(v\d+)?$`)
+	arXivOldID = lazyregexp.New(`^([a-z][a-z\-]*(\.[A-Z]{2})?/\d{7})(v\d+)?$`)
 )
 
 // NormalizeArXivID returns the version-less form of an arXiv id

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"html"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // crossrefSelect limits search answers to the fields a Record needs.
@@ -185,7 +185,7 @@ func (d crossrefDate) time() (time.Time, bool) {
 	return time.Date(parts[0], time.Month(parts[1]), parts[2], 0, 0, 0, 0, time.UTC), true
 }
 
-var tags = regexp.MustCompile(`<[^>]{0,200}>`)
+var tags = lazyregexp.New(`<[^>]{0,200}>`)
 
 // plain strips JATS/HTML markup and entities from a Crossref string.
 func plain(s string) string {

@@ -9,11 +9,11 @@ import (
 	"html"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // SerpAPI searches Google through SerpAPI: GET /search.json?engine=google,
@@ -269,7 +269,7 @@ func appendResult(out []Result, title, link, snippet string) []Result {
 	return append(out, Result{Title: clean(title), URL: link, Snippet: clean(snippet)})
 }
 
-var tagRE = regexp.MustCompile(`<[^>]{0,200}>`)
+var tagRE = lazyregexp.New(`<[^>]{0,200}>`)
 
 // clean turns a provider's title or snippet (Brave marks matches with
 // <strong>, SearXNG passes entities through) into plain one-line text.

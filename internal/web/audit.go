@@ -7,12 +7,12 @@ import (
 	"math"
 	"mime"
 	"net/http"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/eval"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 	"github.com/claimtrace/claimtrace/internal/store"
 )
 
@@ -242,7 +242,7 @@ var (
 )
 
 // unknownField reads the field name out of encoding/json's error.
-var unknownField = regexp.MustCompile(`^json: unknown field "(.*)"$`)
+var unknownField = lazyregexp.New(`^json: unknown field "(.*)"$`)
 
 // decodeBody reads a JSON request body of at most maxBody bytes into v,
 // refusing other media types, unknown fields and trailing data; errors

@@ -2,10 +2,10 @@ package construct
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // The two forms of arXiv identifier (arxiv.org/help/arxiv_identifier):
@@ -14,8 +14,8 @@ import (
 // (math.GT/0309136). Both may end in a version. The archive name is
 // bounded so that an id always makes a short file name.
 var (
-	arXivNewID = regexp.MustCompile(`^[0-9]{4}\.[0-9]{4,5}(v[0-9]{1,4})?$`)
-	arXivOldID = regexp.MustCompile(`^[a-z][a-z-]{0,31}(\.[A-Z]{2})?/[0-9]{7}(v[0-9]{1,4})?$`)
+	arXivNewID = lazyregexp.New(`^[0-9]{4}\.[0-9]{4,5}(v[0-9]{1,4})?$`)
+	arXivOldID = lazyregexp.New(`^[a-z][a-z-]{0,31}(\.[A-Z]{2})?/[0-9]{7}(v[0-9]{1,4})?$`)
 )
 
 // idName returns the name of the file or folder that holds a paper's data

@@ -3,12 +3,13 @@ package construct
 import (
 	"context"
 	"fmt"
-	"github.com/claimtrace/claimtrace/internal/lexical"
-	"regexp"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
+	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
 // Prompt levels of ReportBench §2.1.2.
@@ -76,12 +77,12 @@ func RulesBlock(title string) string {
 type TemplatePrompter struct{}
 
 var (
-	surveyWords = regexp.MustCompile(`(?i)^\s*(a|an|the)?\s*((brief|short|comprehensive|systematic|critical|scoping|structured|concise|holistic|extensive|tertiary|multivocal|narrative|literature|technical|practical|recent|updated|bibliometric|mapping|empirical)\s+)*(survey|review|overview|literature review|mapping study|tutorial|primer|study)s?\s+(and\s+\w+\s+)?(of|on|for|about|in|to|into|regarding)\s+(the\s+)?`)
-	surveyTail  = regexp.MustCompile(`(?i)\s*[:\-–—,]+\s*(a|an|the)?\s*((brief|short|comprehensive|systematic|critical|scoping|structured|concise|holistic|extensive|literature|technical|recent|updated|bibliometric|mapping)\s+)*(survey|review|overview|literature review|mapping study|tutorial)(\s+and\s+[\w\s-]+)?\s*$`)
-	tailWords   = regexp.MustCompile(`(?i)\s*(:|\s[-–—]+\s)\s*[^:]*\b(surveys?|reviews?|overview|tutorial|challenges|opportunities|trends|advances|perspectives?|state[- ]of[- ]the[- ]art|taxonomy|directions|open problems|evaluation|practice)\b.*$`)
-	leadWords   = regexp.MustCompile(`(?i)^(then|first(ly)?|second(ly)?|third(ly)?|finally|furthermore|moreover|additionally|in addition|above all|next|lastly),?\s+`)
-	listRE      = regexp.MustCompile(`(?i)\b(including|such as|namely|e\.g\.,?|covering|ranging from)\s+([^.;]+)`)
-	selfRef     = regexp.MustCompile(`(?i)^(in this (paper|survey|review|article),?\s*|this (paper|survey|review|article)\s+|we\s+(also\s+|further\s+|then\s+|first\s+)?)`)
+	surveyWords = lazyregexp.New(`(?i)^\s*(a|an|the)?\s*((brief|short|comprehensive|systematic|critical|scoping|structured|concise|holistic|extensive|tertiary|multivocal|narrative|literature|technical|practical|recent|updated|bibliometric|mapping|empirical)\s+)*(survey|review|overview|literature review|mapping study|tutorial|primer|study)s?\s+(and\s+\w+\s+)?(of|on|for|about|in|to|into|regarding)\s+(the\s+)?`)
+	surveyTail  = lazyregexp.New(`(?i)\s*[:\-–—,]+\s*(a|an|the)?\s*((brief|short|comprehensive|systematic|critical|scoping|structured|concise|holistic|extensive|literature|technical|recent|updated|bibliometric|mapping)\s+)*(survey|review|overview|literature review|mapping study|tutorial)(\s+and\s+[\w\s-]+)?\s*$`)
+	tailWords   = lazyregexp.New(`(?i)\s*(:|\s[-–—]+\s)\s*[^:]*\b(surveys?|reviews?|overview|tutorial|challenges|opportunities|trends|advances|perspectives?|state[- ]of[- ]the[- ]art|taxonomy|directions|open problems|evaluation|practice)\b.*$`)
+	leadWords   = lazyregexp.New(`(?i)^(then|first(ly)?|second(ly)?|third(ly)?|finally|furthermore|moreover|additionally|in addition|above all|next|lastly),?\s+`)
+	listRE      = lazyregexp.New(`(?i)\b(including|such as|namely|e\.g\.,?|covering|ranging from)\s+([^.;]+)`)
+	selfRef     = lazyregexp.New(`(?i)^(in this (paper|survey|review|article),?\s*|this (paper|survey|review|article)\s+|we\s+(also\s+|further\s+|then\s+|first\s+)?)`)
 )
 
 // Topic derives the research topic from a survey title: "A Survey on

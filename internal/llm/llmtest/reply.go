@@ -75,6 +75,9 @@ type Reply struct {
 	RetryAfter time.Duration
 	// Delay is how long the server waits before answering.
 	Delay time.Duration
+	// Header is added to the answer, a fault's included: the providers'
+	// rate-limit headers (x-ratelimit-*, anthropic-ratelimit-*).
+	Header map[string]string
 }
 
 // Logprob is a scripted answer token with its log-probability and the

@@ -216,6 +216,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 // write renders the reply in the call's protocol and reports whether a
 // complete answer was written.
 func (s *Server) write(w http.ResponseWriter, c Call, r Reply, seq int) bool {
+	for k, v := range r.Header {
+		w.Header().Set(k, v)
+	}
 	switch r.Fault {
 	case NoFault:
 	case DropConnection:

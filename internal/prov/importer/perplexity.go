@@ -2,12 +2,12 @@ package importer
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // perplexityResponse is a Sonar chat completion with its sources.
@@ -28,7 +28,7 @@ type perplexityResponse struct {
 }
 
 // markerRE matches "[1]", "[1, 3]" and "[1,2,5]".
-var markerRE = regexp.MustCompile(`\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]`)
+var markerRE = lazyregexp.New(`\[(\d{1,4}(?:\s*,\s*\d{1,4})*)\]`)
 
 // Perplexity reads a Sonar response: [n] markers in the answer are 1-based
 // indices into search_results (read first) or the older citations list.

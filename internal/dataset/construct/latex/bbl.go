@@ -1,8 +1,9 @@
 package latex
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // ItemField is one field of a bibliography item, named as in BibTeX.
@@ -109,10 +110,10 @@ func commandOffsets(text, name string) []int {
 }
 
 var (
-	yearRE     = regexp.MustCompile(`\b(1[89]\d\d|20\d\d)[a-z]?\b`)
-	etAlRE     = regexp.MustCompile(`(?i),?\s*(\bet\.?\s*al\.?|and others)\s*$`)
-	initialsRE = regexp.MustCompile(`^(\p{Lu}[\p{L}]?\.?[\s-]*)+$`)
-	yearTailRE = regexp.MustCompile(`[\s,(]*\b(1[89]\d\d|20\d\d)[a-z]?\)?[.,:]?\s*$`)
+	yearRE     = lazyregexp.New(`\b(1[89]\d\d|20\d\d)[a-z]?\b`)
+	etAlRE     = lazyregexp.New(`(?i),?\s*(\bet\.?\s*al\.?|and others)\s*$`)
+	initialsRE = lazyregexp.New(`^(\p{Lu}[\p{L}]?\.?[\s-]*)+$`)
+	yearTailRE = lazyregexp.New(`[\s,(]*\b(1[89]\d\d|20\d\d)[a-z]?\)?[.,:]?\s*$`)
 )
 
 // bibitem reads one "\bibitem[label]{key} text" chunk.

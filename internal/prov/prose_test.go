@@ -1,0 +1,68 @@
+package prov
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// proseCases are sentences written for this test, prose and not.
+var proseCases = []struct {
+	s    string
+	want bool
+}{
+	{"The Rhine carried 12% more freight in 2023 than a year before.", true},
+	{"  Rivers flood more often where the banks are paved.", true},
+	{"[12] Smith, J. Rivers of Europe. 2019.", false},
+	{"3. Meyer, river traffic in Basel", false},
+	{"- a bullet point about barges", false},
+	{"See https://example.org/rhine for the figures.", false},
+	{"as [the survey](x) says", false},
+	{"M. Saffman, T. G. Walker, and K. Mølmer wrote it.", false},
+	{"| year | tonnes |", false},
+	{"Freight grew in the U.S. and in the E.U. alike.", true},
+	{"", true},
+}
+
+func TestProse(t *testing.T) {
+	for _, tc := range proseCases {
+		if got := prose(tc.s); got != tc.want {
+			t.Errorf("prose(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}
+
+// FuzzProse: the quick test in front of the expression never changes its
+// answer.
+func FuzzProse(f *testing.F) {
+	for _, tc := range proseCases {
+		f.Add(tc.s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := prose(s), !notProse.MatchString(s); got != want {
+			t.Fatalf("prose(%q) = %v, the expression says %v", s, got, want)
+		}
+	})
+}
+
+// TestAnalyseParallel: analysing many texts in parallel gives what one
+// pass gives, in the same order.
+func TestAnalyseParallel(t *testing.T) {
+	subjects := []string{"The Rhine", "Freight on the Danube", "Barge traffic at Basel", "The port of Rotterdam", "River cruise demand"}
+	verbs := []string{"rose by", "fell by", "did not change by", "grew by", "dropped by"}
+	var texts []SourceText
+	for i := range 3 * parallelTexts {
+		texts = append(texts, SourceText{ID: fmt.Sprintf("s%d", i), Text: fmt.Sprintf("%s %s %d%% in %d compared with the year before. Shippers reported longer waits at locks number %d.",
+			subjects[i%len(subjects)], verbs[(i/7)%len(verbs)], i%91, 2000+i%25, i%13)})
+	}
+	o := Offline{}.withDefaults()
+	par, one := o.analyse(texts), o.analyseChunk(texts, 0)
+	if len(par) != len(one) || len(par) == 0 {
+		t.Fatalf("%d sentences in parallel, %d in one pass", len(par), len(one))
+	}
+	for i := range par {
+		if par[i].src != one[i].src || par[i].text != one[i].text || !slices.Equal(par[i].stems, one[i].stems) {
+			t.Fatalf("sentence %d differs: %+v vs %+v", i, par[i], one[i])
+		}
+	}
+}
