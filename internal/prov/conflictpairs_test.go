@@ -81,10 +81,14 @@ func scoreConflictPairs(tb testing.TB, d Offline, pairs []conflictPair) conflict
 // conflictFloors are what the shipped detector measured on each half
 // (docs/judges.md): at least minRight conflicts found right, at most
 // maxFalse found where there is none. Before this suite, on the same
-// halves: dev 1 right of 4 found, held-out 3 of 6.
+// halves: dev 1 right of 4 found, held-out 3 of 6; after issue 20, 2 of 2
+// and 3 of 6; after entity alignment (align.go, issue 19 item 5), 5 of 5
+// and 6 of 6. Both halves were read while tuning that work: they are dev
+// data, and the fresh held-out figure is conflictpairs3's
+// (TestFreshConflictPairs).
 var conflictFloors = map[string]struct{ minRight, maxFalse int }{
-	"dev":     {2, 0},
-	"heldout": {3, 3},
+	"dev":     {5, 0},
+	"heldout": {6, 0},
 }
 
 // TestConflictPairs measures the offline detector on both halves of the
