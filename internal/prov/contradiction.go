@@ -652,7 +652,7 @@ func differentNames(a, b []string) bool {
 var directions = map[string]int{
 	"increas": 1, "rise": 1, "grow": 1, "rais": 1, "boost": 1, "improv": 1, "higher": 1, "outperform": 1, "accel": 1,
 	"decreas": -1, "declin": -1, "fall": -1, "drop": -1, "reduc": -1, "lower": -1, "worsen": -1, "degrad": -1,
-	"hurt": -1, "underperform": -1, "shrink": -1, "shrank": -1,
+	"hurt": -1, "underperform": -1, "shrink": -1, "shrank": -1, "cut": -1, "slash": -1,
 }
 
 // oppositeDirection: a says a thing went up where b says it went down: the
