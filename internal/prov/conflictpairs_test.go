@@ -30,7 +30,14 @@ type conflictPair struct {
 
 func readConflictPairs(tb testing.TB, half string) []conflictPair {
 	tb.Helper()
-	f, err := os.Open(filepath.Join("testdata", "conflictpairs", "conflict_pairs_"+half+".jsonl"))
+	return readConflictPairsFile(tb, "conflictpairs", "conflict_pairs_"+half+".jsonl")
+}
+
+// readConflictPairsFile reads one file of conflict pairs under testdata.
+func readConflictPairsFile(tb testing.TB, dir, name string) []conflictPair {
+	tb.Helper()
+	half := name
+	f, err := os.Open(filepath.Join("testdata", dir, name))
 	if err != nil {
 		tb.Fatal(err)
 	}
