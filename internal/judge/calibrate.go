@@ -46,10 +46,15 @@ var (
 // DefaultMinContradictedPrecision of the calibration pairs it is said of,
 // and is said of at least minContradictedPredictions of them: a precision
 // read from a handful of pairs is noise (5 of 8 has a 95% interval of
-// 0.31–0.86), so a threshold said of fewer pairs is not chosen.
+// 0.31–0.86), so a threshold said of fewer pairs is not chosen. The
+// precision must hold in every dataset where contradicted is said at
+// least minDatasetPredictions times, not only pooled: one set of easy
+// contradictions (a minimal-pair suite) must not carry another where the
+// cues are mostly wrong (Citation-Integrity's citing sentences).
 const (
 	DefaultMinContradictedPrecision = 0.6
 	minContradictedPredictions      = 10
+	minDatasetPredictions           = 5
 )
 
 const thresholdSteps = 50 // thresholds k/50, k = 0…50
@@ -147,6 +152,13 @@ func Calibrate(ctx context.Context, pairs []labels.Pair, opt CalibrateOptions) (
 		lo, hi := Wilson(f.contraCorrect, f.contraPredicted)
 		best.Fit.Contradicted.CI = &[2]float64{lo, hi}
 	}
+	for name, d := range f.contraByDataset {
+		if best.Fit.Contradicted.Datasets == nil {
+			best.Fit.Contradicted.Datasets = make(map[string]ContradictedCount)
+		}
+		lo, hi := Wilson(d[1], d[0])
+		best.Fit.Contradicted.Datasets[name] = ContradictedCount{Predicted: d[0], Correct: d[1], CI: [2]float64{lo, hi}}
+	}
 	return best, nil
 }
 
@@ -202,6 +214,9 @@ type fitter struct {
 
 	minPrecision                   float64
 	contraPredicted, contraCorrect int // at the chosen contradiction threshold
+	// contraByDataset is, per dataset, how often contradicted is said and
+	// right at the chosen threshold.
+	contraByDataset map[string][2]int
 }
 
 // contradictionThreshold returns the lowest threshold of
@@ -211,22 +226,37 @@ func (f *fitter) contradictionThreshold() float64 {
 	for _, tc := range gridContradiction {
 		cal := Calibration{Contradiction: tc}
 		predicted, correct := 0, 0
+		byDataset := make([][2]int, len(f.datasets))
 		for i := range f.feats {
 			ft := &f.feats[i]
 			if ft.unknown != "" || len(ft.cands) == 0 || !cal.contradicted(ft) {
 				continue
 			}
 			predicted++
+			byDataset[f.ds[i]][0]++
 			want := iUns
 			if f.space[f.ds[i]].Contradicted {
 				want = iCon
 			}
 			if f.gold[i] == want {
 				correct++
+				byDataset[f.ds[i]][1]++
 			}
 		}
-		if predicted >= minContradictedPredictions && float64(correct) >= f.minPrecision*float64(predicted)-1e-9 {
+		ok := predicted >= minContradictedPredictions && float64(correct) >= f.minPrecision*float64(predicted)-1e-9
+		for _, d := range byDataset {
+			if d[0] >= minDatasetPredictions && float64(d[1]) < f.minPrecision*float64(d[0])-1e-9 {
+				ok = false
+			}
+		}
+		if ok {
 			f.contraPredicted, f.contraCorrect = predicted, correct
+			f.contraByDataset = make(map[string][2]int)
+			for k, d := range byDataset {
+				if d[0] > 0 {
+					f.contraByDataset[f.datasets[k]] = d
+				}
+			}
 			return tc
 		}
 	}

@@ -156,6 +156,18 @@ type ContradictedFit struct {
 	Correct      int `json:"correct"`
 	// CI is the 95% Wilson interval of Correct/Predicted.
 	CI *[2]float64 `json:"ci,omitempty"`
+	// Datasets are the same counts per dataset: the threshold must reach
+	// MinPrecision in each where it is said at least five times.
+	Datasets map[string]ContradictedCount `json:"datasets,omitempty"`
+}
+
+// ContradictedCount is how often contradicted is said of a dataset's
+// calibration pairs at the chosen threshold, how often it is right, and
+// the 95% Wilson interval of that precision.
+type ContradictedCount struct {
+	Predicted int        `json:"predicted"`
+	Correct   int        `json:"correct"`
+	CI        [2]float64 `json:"ci"`
 }
 
 // DefaultCalibration returns the calibration shipped with the program. The

@@ -136,8 +136,27 @@ func negationConflict(ci *claimInfo, src string, stoks []passage.Token) bool {
 		if hits < 2 || ratio(hits, len(terms)) < 0.6 || bestClause(claimClauses, ec) != ci0 {
 			continue // the source's clause says more of another claim clause
 		}
-		if negated(ci.text, cc) != negated(src, ec) {
+		if negated(ci.text, cc) != negated(src, ec) && !bounded(ci.text, cc) && !bounded(src, ec) {
 			return true
+		}
+	}
+	return false
+}
+
+// bounded reports a negated bound in a clause ("never dropped below gale
+// force", "did not exceed"): a bound word within three words after a
+// negation. The negation of a bound is another bound ("at gale force or
+// stronger"), which a difference in negation does not deny.
+func bounded(text string, toks []passage.Token) bool {
+	for i, t := range toks {
+		if !lexical.IsNegation(strings.ToLower(text[t.Start:t.End])) {
+			continue
+		}
+		for k := i + 1; k < len(toks) && k <= i+3; k++ {
+			switch strings.ToLower(text[toks[k].Start:toks[k].End]) {
+			case "below", "under", "above", "exceed", "exceeded", "exceeds", "beyond":
+				return true
+			}
 		}
 	}
 	return false
@@ -258,8 +277,8 @@ func numberConflict(ci *claimInfo, src string, toks []passage.Token) string {
 	}
 	ev := sentenceQuantities(src, toks)
 	claimSpans := majorClauses(ci.text, ci.toks)
-	for _, q := range ci.quantities {
-		if lexical.StatedIn(q, ev, true) {
+	for qi, q := range ci.quantities {
+		if lexical.StatedIn(q, ev, true) || overlapsRange(ci.quantities, qi, ev) || timeFrame(ci.text, ci.toks, q) || rate(ci.text, ci.toks, q) {
 			continue
 		}
 		// The clause of the sentence aligned with the quantity's clause.
@@ -285,12 +304,73 @@ func numberConflict(ci *claimInfo, src string, toks []passage.Token) string {
 			// 1 million, Diamond at 10 million"); nor is the same number
 			// changing the other way ("decreased by 5%" / "increased by
 			// 5%"), which the direction cue names.
+			if timeFrame(src, toks, ev[k]) || rate(src, toks, ev[k]) {
+				continue
+			}
 			if lexical.SameKind(q, ev[k]) && !lexical.StatedIn(ev[k], ci.quantities, false) && !(q.Unit == ev[k].Unit && q.Value == ev[k].Value) {
 				return q.Lit + " vs " + ev[k].Lit
 			}
 		}
 	}
 	return ""
+}
+
+// overlapsRange reports a range of the claim (qs[k] one of its ends) that
+// overlaps a range the sentence gives: "about 20–25%" and "from 22 to
+// 33%" can both hold.
+func overlapsRange(qs []quantity, k int, ev []quantity) bool {
+	lo, hi, ok := rangeAt(qs, k)
+	if !ok {
+		return false
+	}
+	for e := range ev {
+		elo, ehi, ok := rangeAt(ev, e)
+		if ok && qs[k].Unit == ev[e].Unit && lo <= ehi && elo <= hi {
+			return true
+		}
+	}
+	return false
+}
+
+// rangeAt returns the range that qs[k] is an end of.
+func rangeAt(qs []quantity, k int) (lo, hi float64, ok bool) {
+	switch {
+	case qs[k].RangeTo && k+1 < len(qs):
+		return qs[k].Value, qs[k+1].Value, true
+	case k > 0 && qs[k-1].RangeTo:
+		return qs[k-1].Value, qs[k].Value, true
+	}
+	return 0, 0, false
+}
+
+// timeFrame reports a year that sets the frame of a statement rather
+// than its value: "has accelerated since 2000", "from 1990", "by 2030".
+// Two frames are two periods, not two answers to one question.
+func timeFrame(text string, toks []passage.Token, q quantity) bool {
+	if q.Unit != lexical.UnitYear || q.Tok == 0 || q.Tok >= len(toks) {
+		return false
+	}
+	switch strings.ToLower(text[toks[q.Tok-1].Start:toks[q.Tok-1].End]) {
+	case "since", "from", "until", "till", "through", "by", "before", "after":
+		return true
+	}
+	return false
+}
+
+// rate reports a factor or change per period ("quadrupled each year",
+// "doubled every six months", "5% a year"): two rates over different
+// periods are not comparable by value.
+func rate(text string, toks []passage.Token, q quantity) bool {
+	if _, _, ok := q.Factor(); !ok {
+		return false
+	}
+	for k := q.Last + 1; k < len(toks) && k <= q.Last+4; k++ {
+		switch strings.ToLower(text[toks[k].Start:toks[k].End]) {
+		case "every", "each", "per", "annually", "yearly", "annual":
+			return true
+		}
+	}
+	return false
 }
 
 // majorClauses splits a sentence's tokens at semicolons and the words that
@@ -370,6 +450,12 @@ func entityConflict(ci *claimInfo, src string, stoks []passage.Token, have func(
 		if !x.capital || !x.content || have(x.term) {
 			continue
 		}
+		if i > 0 && listWord(ci.text, cl[i-1]) {
+			// "popular in Iraq, Libya and Nepal" / "… and Sri Lanka": a
+			// member of a list the source gives otherwise, unsupported
+			// rather than denied.
+			continue
+		}
 		// The run of absent names starting at i.
 		j := i + 1
 		for j < len(cl) && j-i < 4 && cl[j].capital && !cl[j].number && !have(cl[j].term) {
@@ -411,6 +497,16 @@ func entityConflict(ci *claimInfo, src string, stoks []passage.Token, have func(
 		}
 	}
 	return "", 0
+}
+
+// listWord reports "and", "or" or "nor": the word before a list's last
+// member.
+func listWord(text string, t frameToken) bool {
+	switch strings.ToLower(text[t.start:t.end]) {
+	case "and", "or", "nor":
+		return true
+	}
+	return false
 }
 
 // frameToken is a word or number of a frame, articles left out.

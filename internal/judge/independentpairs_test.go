@@ -34,7 +34,15 @@ type independentPair struct {
 
 func readIndependentPairs(tb testing.TB, half string) []independentPair {
 	tb.Helper()
-	f, err := os.Open(filepath.Join("testdata", "independentpairs", "judge_pairs_"+half+".jsonl"))
+	return readPairsFile(tb, filepath.Join("testdata", "independentpairs", "judge_pairs_"+half+".jsonl"))
+}
+
+// readPairsFile reads a file of claim–evidence pairs with their category
+// and gold label.
+func readPairsFile(tb testing.TB, path string) []independentPair {
+	tb.Helper()
+	half := filepath.Base(path)
+	f, err := os.Open(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -69,11 +77,20 @@ type pairScore struct {
 	gold, predicted map[claimtrace.Label]int
 	// right counts the pairs whose label the judge gave exactly.
 	right map[claimtrace.Label]int
+	// byGold counts, per gold label, the labels the judge gave.
+	byGold map[claimtrace.Label]map[claimtrace.Label]int
+}
+
+// labelled returns how many pairs of gold label gold the judge labelled
+// got.
+func (s pairScore) labelled(gold, got claimtrace.Label) int {
+	return s.byGold[gold][got]
 }
 
 func scoreIndependentPairs(tb testing.TB, j *Offline, pairs []independentPair) pairScore {
 	tb.Helper()
-	s := pairScore{by: map[string]*pairTally{}, gold: map[claimtrace.Label]int{}, predicted: map[claimtrace.Label]int{}, right: map[claimtrace.Label]int{}}
+	s := pairScore{by: map[string]*pairTally{}, gold: map[claimtrace.Label]int{}, predicted: map[claimtrace.Label]int{}, right: map[claimtrace.Label]int{},
+		byGold: map[claimtrace.Label]map[claimtrace.Label]int{}}
 	for _, p := range pairs {
 		v, err := j.Judge(context.Background(), p.Claim, p.Evidence)
 		if err != nil {
@@ -90,6 +107,10 @@ func scoreIndependentPairs(tb testing.TB, j *Offline, pairs []independentPair) p
 		tl.label[v.Label]++
 		s.gold[gold]++
 		s.predicted[v.Label]++
+		if s.byGold[gold] == nil {
+			s.byGold[gold] = map[claimtrace.Label]int{}
+		}
+		s.byGold[gold][v.Label]++
 		if v.Label == gold {
 			s.right[gold]++
 		} else if testing.Verbose() {

@@ -31,7 +31,8 @@
 // judge calibrate` on the calibration half of the shared AttributionBench
 // and WiCE labels (labels.SplitCalib), the contradiction threshold chosen
 // for the precision of contradicted with Citation-Integrity's train split
-// added (see Calibrate and docs/judges.md for the figures);
+// and the independent pairs (testdata/independentpairs) added (see
+// Calibrate and docs/judges.md for the figures);
 // calibration_citing.json, fitted on Citation-Integrity's train split
 // alone, is for biomedical citing sentences and is chosen, never the
 // default, with --calibration citing (OpenCalibration). The cues

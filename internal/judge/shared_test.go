@@ -71,7 +71,8 @@ func TestSharedHeldOut(t *testing.T) {
 }
 
 // TestDefaultCalibrationReproduces refits on the calibration half, with
-// Citation-Integrity's train split choosing the contradiction threshold
+// Citation-Integrity's train split and both halves of the independent
+// pairs (testdata/independentpairs) choosing the contradiction threshold
 // only, and requires the shipped calibration to be exactly that fit: the
 // defaults are a product of `judge calibrate`, not hand-tuned.
 func TestDefaultCalibrationReproduces(t *testing.T) {
@@ -83,8 +84,16 @@ func TestDefaultCalibrationReproduces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pairs = append(citint, pairs...) // --contradiction-labels come first, as judge calibrate reads them
-	got, err := Calibrate(context.Background(), pairs, CalibrateOptions{ContradictionOnly: []string{"citint"}})
+	contra := citint
+	for _, half := range []string{"dev", "heldout"} {
+		ps, err := labels.ReadFile(filepath.Join("testdata", "independentpairs", "judge_pairs_"+half+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		contra = append(contra, ps...)
+	}
+	pairs = append(contra, pairs...) // --contradiction-labels come first, as judge calibrate reads them
+	got, err := Calibrate(context.Background(), pairs, CalibrateOptions{ContradictionOnly: []string{"citint", "judge_pairs_dev", "judge_pairs_heldout"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -305,12 +305,34 @@ func mostlyDigits(w string) bool {
 }
 
 // changeNear reports a change word from three tokens before token i to two
-// after it.
+// after it, in the same stretch of text: a comma, semicolon, colon or
+// bracket between them ends the search ("revenue of $4.1 billion, up 28%"
+// is a level beside a change).
 func changeNear(text string, toks []Token, i int) bool {
-	for x := max(i-3, 0); x <= i+2 && x < len(toks); x++ {
+	if i < 0 || i >= len(toks) {
+		return false
+	}
+	for x := i; x >= max(i-3, 0); x-- {
+		if x < i && punctBetween(text, toks[x], toks[x+1]) {
+			break
+		}
+		if t := toks[x]; t.Kind == Word && changeWords[strings.ToLower(text[t.Start:t.End])] {
+			return true
+		}
+	}
+	for x := i + 1; x <= i+2 && x < len(toks); x++ {
+		if punctBetween(text, toks[x-1], toks[x]) {
+			break
+		}
 		if t := toks[x]; t.Kind == Word && changeWords[strings.ToLower(text[t.Start:t.End])] {
 			return true
 		}
 	}
 	return false
+}
+
+// punctBetween reports a comma, semicolon, colon or bracket between two
+// tokens.
+func punctBetween(text string, a, b Token) bool {
+	return a.End <= b.Start && strings.ContainsAny(text[a.End:b.Start], ",;:()[]")
 }

@@ -30,7 +30,14 @@ type conflictPair struct {
 
 func readConflictPairs(tb testing.TB, half string) []conflictPair {
 	tb.Helper()
-	f, err := os.Open(filepath.Join("testdata", "conflictpairs", "conflict_pairs_"+half+".jsonl"))
+	return readConflictPairsFile(tb, "conflictpairs", "conflict_pairs_"+half+".jsonl")
+}
+
+// readConflictPairsFile reads one file of conflict pairs under testdata.
+func readConflictPairsFile(tb testing.TB, dir, name string) []conflictPair {
+	tb.Helper()
+	half := name
+	f, err := os.Open(filepath.Join("testdata", dir, name))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -81,10 +88,14 @@ func scoreConflictPairs(tb testing.TB, d Offline, pairs []conflictPair) conflict
 // conflictFloors are what the shipped detector measured on each half
 // (docs/judges.md): at least minRight conflicts found right, at most
 // maxFalse found where there is none. Before this suite, on the same
-// halves: dev 1 right of 4 found, held-out 3 of 6.
+// halves: dev 1 right of 4 found, held-out 3 of 6; after issue 20, 2 of 2
+// and 3 of 6; after entity alignment (align.go, issue 19 item 5), 5 of 5
+// and 6 of 6. Both halves were read while tuning that work: they are dev
+// data, and the fresh held-out figure is conflictpairs3's
+// (TestFreshConflictPairs).
 var conflictFloors = map[string]struct{ minRight, maxFalse int }{
-	"dev":     {2, 0},
-	"heldout": {3, 3},
+	"dev":     {5, 0},
+	"heldout": {6, 0},
 }
 
 // TestConflictPairs measures the offline detector on both halves of the

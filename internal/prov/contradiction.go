@@ -105,13 +105,21 @@ func MergeConflicts(a []Conflict, b ...Conflict) []Conflict {
 //     by more than 10% ("14-18% higher accuracy" vs "2% higher accuracy").
 //
 // It favours precision: sentences must share MinShared content words and a
-// MinOverlap share of them. The zero value uses the defaults.
+// MinOverlap share of them to be read for polarity and direction, and
+// NumberMinShared and NumberMinOverlap for numbers, whose alignment tests
+// (align.go) are stricter. The zero value uses the defaults.
 type Offline struct {
 	// MinShared is the least number of content-word stems two sentences
-	// share to be compared (default 4).
+	// share to be compared for polarity and direction (default 4).
 	MinShared int
 	// MinOverlap is the least Jaccard overlap of their stems (default 0.4).
 	MinOverlap float64
+	// NumberMinShared and NumberMinOverlap are the same for numbers
+	// (defaults 3 and 0.2): two sources often state one figure in few
+	// common words ("The 2020 census counted 9.1 million residents" /
+	// "the province had a population of 8.4 million").
+	NumberMinShared  int
+	NumberMinOverlap float64
 	// MaxWords skips longer sentences: tables and run-on text (default 80).
 	MaxWords int
 }
@@ -122,6 +130,12 @@ func (o Offline) withDefaults() Offline {
 	}
 	if o.MinOverlap <= 0 {
 		o.MinOverlap = 0.4
+	}
+	if o.NumberMinShared <= 0 {
+		o.NumberMinShared = 3
+	}
+	if o.NumberMinOverlap <= 0 {
+		o.NumberMinOverlap = 0.2
 	}
 	if o.MaxWords <= 0 {
 		o.MaxWords = 80
@@ -157,6 +171,8 @@ type analysed struct {
 	// names are its proper names and names with digits ("Arctic", "70B"),
 	// lowercased.
 	names []string
+	// align is what its figures are of (align.go).
+	align alignment
 }
 
 // Detect finds conflicts between the texts. Conflicts come in the order of
@@ -175,10 +191,10 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 	seen := make(map[[3]string]bool)
 	an := lexical.NewAnalyzer()
 	for _, p := range cands {
-		a, b := &sents[p[0]], &sents[p[1]]
+		a, b := &sents[p.pair[0]], &sents[p.pair[1]]
 		a.complete(an)
 		b.complete(an)
-		kind, entity := compare(a, b)
+		kind, entity := compare(a, b, p.polarity, p.numbers)
 		if kind == "" {
 			continue
 		}
@@ -259,7 +275,7 @@ func (o Offline) analyseChunk(texts []SourceText, base int) []analysed {
 			}
 			slices.Sort(stems)
 			stems = slices.Compact(stems)
-			if len(stems) < o.MinShared {
+			if len(stems) < min(o.MinShared, o.NumberMinShared) {
 				continue
 			}
 			out = append(out, analysed{src: base + si, text: text, stems: slices.Clip(stems)})
@@ -286,6 +302,25 @@ func (a *analysed) complete(an *lexical.Analyzer) {
 	a.asserted = lexical.Asserted(a.text, ltoks)
 	a.years = yearsOf(a.values)
 	a.names = namesOf(a.text, ltoks)
+	a.align = alignmentOf(a.text, a.toks)
+	a.align.compares = a.align.compares || listsFigures(a.qty)
+}
+
+// listsFigures reports more than two amounts of one unit: a list or a
+// comparison of figures, not one figure.
+func listsFigures(qs []lexical.Amount) bool {
+	for i := range qs {
+		n := 0
+		for k := range qs {
+			if qs[k].Unit == qs[i].Unit {
+				n++
+			}
+		}
+		if n > 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // notProse matches text that is not a statement: reference-list entries
@@ -332,7 +367,7 @@ func mayBeNotProse(s string) bool {
 // enough stems. Pairs are generated from an inverted index of the rarer
 // stems (sharing at least two of them), so unrelated sentences are never
 // compared, then filtered on their exact overlap.
-func (o Offline) candidates(ctx context.Context, sents []analysed) ([][2]int32, error) {
+func (o Offline) candidates(ctx context.Context, sents []analysed) ([]candidate, error) {
 	post := make(map[string][]int32)
 	for i, s := range sents {
 		for _, st := range s.stems {
@@ -343,7 +378,8 @@ func (o Offline) candidates(ctx context.Context, sents []analysed) ([][2]int32, 
 	maxDF := max(24, len(sents)/200)
 	count := make([]int32, len(sents))
 	var touched []int32
-	var out [][2]int32
+	var out []candidate
+	minShared, minOverlap := min(o.MinShared, o.NumberMinShared), min(o.MinOverlap, o.NumberMinOverlap)
 	for i := range sents {
 		if i%512 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -367,11 +403,13 @@ func (o Offline) candidates(ctx context.Context, sents []analysed) ([][2]int32, 
 		}
 		slices.Sort(touched)
 		for _, j := range touched {
-			if count[j] >= 2 || o.MinShared <= 1 {
+			if count[j] >= 2 || minShared <= 1 {
 				shared := sharedStems(sents[i].stems, sents[j].stems)
 				union := len(sents[i].stems) + len(sents[j].stems) - shared
-				if shared >= o.MinShared && float64(shared) >= o.MinOverlap*float64(union) {
-					out = append(out, [2]int32{int32(i), j})
+				if shared >= minShared && float64(shared) >= minOverlap*float64(union) {
+					close := shared >= o.MinShared && float64(shared) >= o.MinOverlap*float64(union)
+					numbers := shared >= o.NumberMinShared && float64(shared) >= o.NumberMinOverlap*float64(union)
+					out = append(out, candidate{pair: [2]int32{int32(i), j}, polarity: close, numbers: numbers})
 				}
 			}
 			count[j] = 0
@@ -379,6 +417,13 @@ func (o Offline) candidates(ctx context.Context, sents []analysed) ([][2]int32, 
 		touched = touched[:0]
 	}
 	return out, nil
+}
+
+// candidate is a pair of sentences worth comparing, and for what: polarity
+// and direction, numbers, or both.
+type candidate struct {
+	pair              [2]int32
+	polarity, numbers bool
 }
 
 // sharedStems counts the stems two sorted lists have in common.
@@ -403,20 +448,34 @@ func sharedStems(a, b []string) int {
 // prefers no conflict to a false one: two sentences of which one is not
 // asserted (a condition, a possibility), that name different years, each
 // a name the other lacks ("Arctic" / "Antarctic", "the 7B model" / "the
-// 70B model") or each a statistic the other does not ("mean" / "median")
-// are about different things and never conflict.
-func compare(a, b *analysed) (ConflictKind, string) {
-	if !a.asserted || !b.asserted || disjoint(a.years, b.years) || differentNames(a.names, b.names) || differentNames(measuresOf(a), measuresOf(b)) {
+// 70B model"), each a statistic the other does not ("mean" / "median"),
+// or that differ in alignment (align.go: a forecast and a fact, "phase 2"
+// / "phase 3", "since 2020" / "last year", a subgroup, figures compared
+// side by side) are about different things and never conflict. Numbers
+// are compared only between sentences neither of which names something
+// the other lacks: a figure for one country, study or product is not the
+// figure for all.
+//
+// polarity and numbers say which cues the pair is close enough for.
+func compare(a, b *analysed, polarity, numbers bool) (ConflictKind, string) {
+	if !a.asserted || !b.asserted || disjoint(a.years, b.years) || differentNamesAnywhere(a, b) ||
+		differentNames(measuresOf(a), measuresOf(b)) || differentAlignment(&a.align, &b.align) ||
+		partLacking(a, b) || partLacking(b, a) || a.align.compares || b.align.compares {
 		return "", ""
 	}
-	if e, ok := negatedAssertion(a, b); ok {
-		return ConflictPolarity, e
+	if polarity {
+		if e, ok := negatedAssertion(a, b); ok {
+			return ConflictPolarity, e
+		}
+		if e, ok := negatedAssertion(b, a); ok {
+			return ConflictPolarity, e
+		}
+		if e, ok := oppositeDirection(a, b); ok {
+			return ConflictPolarity, e
+		}
 	}
-	if e, ok := negatedAssertion(b, a); ok {
-		return ConflictPolarity, e
-	}
-	if e, ok := oppositeDirection(a, b); ok {
-		return ConflictPolarity, e
+	if !numbers || namesLacking(a, b) || namesLacking(b, a) {
+		return "", "" // "40% of hospitalised patients in a study from China" is not every patient's figure
 	}
 	if e, ok := conflictingNumbers(a, b); ok {
 		return ConflictNumber, e
@@ -569,7 +628,8 @@ func namesOf(text string, toks []lexical.Token) []string {
 		if !capital && !digits || lexical.IsStopWord(strings.ToLower(w)) {
 			continue
 		}
-		out = append(out, strings.ToLower(w))
+		w = strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(w), "'s"), "’s")
+		out = append(out, w)
 	}
 	return out
 }
@@ -592,7 +652,7 @@ func differentNames(a, b []string) bool {
 var directions = map[string]int{
 	"increas": 1, "rise": 1, "grow": 1, "rais": 1, "boost": 1, "improv": 1, "higher": 1, "outperform": 1, "accel": 1,
 	"decreas": -1, "declin": -1, "fall": -1, "drop": -1, "reduc": -1, "lower": -1, "worsen": -1, "degrad": -1,
-	"hurt": -1, "underperform": -1, "shrink": -1, "shrank": -1,
+	"hurt": -1, "underperform": -1, "shrink": -1, "shrank": -1, "cut": -1, "slash": -1,
 }
 
 // oppositeDirection: a says a thing went up where b says it went down: the
@@ -614,7 +674,8 @@ func oppositeDirection(a, b *analysed) (string, bool) {
 			}
 			for _, off := range [2]int{-1, 1} {
 				x, y := neighbour(a.toks, i, off), neighbour(b.toks, j, off)
-				if x >= 0 && y >= 0 && a.toks[x].stem == b.toks[y].stem && directions[a.toks[x].stem] == 0 {
+				if x >= 0 && y >= 0 && a.toks[x].stem == b.toks[y].stem && directions[a.toks[x].stem] == 0 &&
+					(off < 0 || sameSubject(a, i, b, j)) {
 					return phrase(a, b, x, off, nil), true
 				}
 			}
@@ -623,11 +684,33 @@ func oppositeDirection(a, b *analysed) (string, bool) {
 	return "", false
 }
 
+// sameSubject reports whether the content words before change word i of a
+// and j of b in their clauses share a stem: "obesity reduces life span" is
+// not denied by "fat ablation increases life span", though both speak of
+// life span.
+func sameSubject(a *analysed, i int, b *analysed, j int) bool {
+	ca, cb := clauseAt(a.toks, i), clauseAt(b.toks, j)
+	for x := ca[0]; x < i; x++ {
+		st := a.toks[x].stem
+		if st == "" {
+			continue
+		}
+		for y := cb[0]; y < j; y++ {
+			if b.toks[y].stem == st {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // measureWords name which statistic a figure is; two sentences that name
 // different ones ("mean" / "median", "real" / "nominal", "net" /
 // "gross") report two figures, not one.
 var measureWords = lexical.WordSet(`mean average median real nominal gross net total maximum minimum peak annual
-cumulative daily weekly monthly quarterly overall`)
+cumulative daily weekly monthly quarterly overall fiscal calendar adjusted unadjusted gaap non-gaap headline core
+underlying organic operating pretax pre-tax diluted absolute relative per-capita capita installed flash preliminary
+provisional initial revised final updated`)
 
 func measuresOf(a *analysed) []string {
 	var out []string
@@ -723,6 +806,16 @@ func negationScopes(toks []token) (scope, head []bool) {
 		cue := lexical.IsNegation(tk.word) && !tk.caps && tk.word != "neither" && tk.word != "nor" || tk.word == "non" // "non-indexed"
 		if tk.word == "fail" || tk.word == "fails" || tk.word == "failed" {
 			cue = i+1 < len(toks) && toks[i+1].word == "to"
+		}
+		// "rather than by increasing", "instead of raising": what
+		// follows is set aside, neither asserted nor denied; its words
+		// are marked as a scope without a head, so no other sentence's
+		// negation is read against them and they deny nothing.
+		if tk.word == "than" && i > 0 && toks[i-1].word == "rather" || tk.word == "of" && i > 0 && toks[i-1].word == "instead" {
+			for k := i + 1; k < len(toks) && !toks[k].brk; k++ {
+				scope[k] = true
+			}
+			continue
 		}
 		if !cue {
 			continue

@@ -52,9 +52,17 @@ func (t TwoWay) Detect(ctx context.Context, texts []SourceText) ([]Conflict, err
 	}
 	o := t.Candidates.withDefaults()
 	sents := o.analyse(texts)
-	cands, err := o.candidates(ctx, sents)
+	found, err := o.candidates(ctx, sents)
 	if err != nil {
 		return nil, err
+	}
+	// The model reads the pairs close enough for the polarity cues
+	// (MinShared, MinOverlap), as before the looser number pairs.
+	var cands [][2]int32
+	for _, c := range found {
+		if c.polarity {
+			cands = append(cands, c.pair)
+		}
 	}
 	shared := func(p [2]int32) int {
 		n := 0
