@@ -90,12 +90,14 @@ func scoreConflictPairs(tb testing.TB, d Offline, pairs []conflictPair) conflict
 // maxFalse found where there is none. Before this suite, on the same
 // halves: dev 1 right of 4 found, held-out 3 of 6; after issue 20, 2 of 2
 // and 3 of 6; after entity alignment (align.go, issue 19 item 5), 5 of 5
-// and 6 of 6. Both halves were read while tuning that work: they are dev
-// data, and the fresh held-out figure is conflictpairs3's
-// (TestFreshConflictPairs).
+// and 6 of 6 with numbers compared between sentences sharing 3 words and
+// 20% of them; with the shipped 4 and 40% (precision first: see
+// Offline.NumberMinShared), 2 of 2 and 3 of 3. Both halves were read while
+// tuning that work: they are dev data, and the fresh figure is
+// conflictpairs3's (TestFreshConflictPairs).
 var conflictFloors = map[string]struct{ minRight, maxFalse int }{
-	"dev":     {5, 0},
-	"heldout": {6, 0},
+	"dev":     {2, 0},
+	"heldout": {3, 0},
 }
 
 // TestConflictPairs measures the offline detector on both halves of the
