@@ -479,7 +479,7 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 		if err != nil {
 			return fmt.Errorf("report %s: %w", f.Task, err)
 		}
-		results[i] = r
+		results[i] = r.digest() // not the whole result: a run's memory stays flat in its reports
 		// Progress is reported under the lock: callers need not be
 		// safe for concurrent use.
 		mu.Lock()

@@ -20,45 +20,52 @@ import (
 )
 
 // BenchmarkRecording measures the live API as agents use it: 8 clients,
-// each recording its own session over HTTP (the real handler, a real
-// client, SQLite), 10,000 records in all. A client records a source (an
-// AttributionBench evidence passage as its excerpt, the passage an agent
-// quoted), then a claim citing it (the pair's claim, judged by the offline
-// judge), and so on: 625 sources and 625 claims a session. It reports the
-// records per second of the whole run and the 99th percentile of one
-// record's latency, with the offline contradiction detector on (the
-// default of claimtrace mcp) and off, and the CPU time of a record, which
-// other work on a shared machine does not inflate.
+// each recording its own sessions over HTTP (the real handler, a real
+// client, SQLite), 10,000 records in all, with the offline contradiction
+// detector on (the default of claimtrace mcp) and off. Sources are
+// AttributionBench evidence passages as excerpts (the passages an agent
+// quoted, 1.5 KB on average), claims the pairs' claims, judged by the
+// offline judge. Two workloads:
+//
+//   - sources: every record is a source (sessions of 625), what the
+//     detector works on;
+//   - mixed: a source, then a claim citing it, and so on (625 of each a
+//     session), which adds the judge's work on every other record.
+//
+// It reports the records per second of the whole run, the 99th
+// percentile and the largest of one record's latency, and the CPU time
+// of the process (server and clients) a record, which other work on a
+// shared machine does not inflate.
 //
 //	go test ./internal/live -run '^$' -bench Recording -benchtime 1x
 func BenchmarkRecording(b *testing.B) {
 	const clients, records = 8, 10000
 	pairs := allAttribution(b)
-	for _, bc := range []struct {
-		name     string
-		detector prov.Detector
-	}{{"detector", prov.Offline{}}, {"no-detector", nil}} {
-		b.Run(bc.name, func(b *testing.B) {
-			var lat []time.Duration
-			var elapsed, cpu time.Duration
-			for run := 0; b.Loop(); run++ {
-				svc := testService(b, Options{Detector: bc.detector})
-				srv := httptest.NewServer(http.StripPrefix("/api/live", Handler(svc, testToken)))
-				start := cputime.Process()
-				got, took := recordSessions(b, srv, fmt.Sprintf("run%d", run), clients, records/clients, pairs)
-				cpu += cputime.Process() - start
-				srv.Close()
-				lat = append(lat, got...)
-				elapsed += took
-			}
-			slices.Sort(lat)
-			b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "records/s")
-			// The CPU time of the process (server and clients) a record:
-			// what other work on a shared machine does not inflate.
-			b.ReportMetric(float64(cpu.Microseconds())/float64(len(lat)), "cpu-µs/record")
-			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
-			b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
-		})
+	for _, workload := range []string{"sources", "mixed"} {
+		for _, bc := range []struct {
+			name     string
+			detector prov.Detector
+		}{{"detector", prov.Offline{}}, {"no-detector", nil}} {
+			b.Run(workload+"/"+bc.name, func(b *testing.B) {
+				var lat []time.Duration
+				var elapsed, cpu time.Duration
+				for run := 0; b.Loop(); run++ {
+					svc := testService(b, Options{Detector: bc.detector})
+					srv := httptest.NewServer(http.StripPrefix("/api/live", Handler(svc, testToken)))
+					start := cputime.Process()
+					got, took := recordSessions(b, srv, fmt.Sprintf("run%d", run), workload, clients, records/clients, pairs)
+					cpu += cputime.Process() - start
+					srv.Close()
+					lat = append(lat, got...)
+					elapsed += took
+				}
+				slices.Sort(lat)
+				b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "records/s")
+				b.ReportMetric(float64(cpu.Microseconds())/float64(len(lat)), "cpu-µs/record")
+				b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+				b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
+			})
+		}
 	}
 }
 
@@ -73,9 +80,10 @@ func allAttribution(tb testing.TB) []labels.Pair {
 }
 
 // recordSessions has clients record perClient records each in sessions of
-// their own, concurrently, and returns every record's latency and the
-// wall-clock time of the whole.
-func recordSessions(tb testing.TB, srv *httptest.Server, prefix string, clients, perClient int, pairs []labels.Pair) ([]time.Duration, time.Duration) {
+// their own (of 1,250 records, or 625 for the sources workload, within
+// the default limit of a session's sources), concurrently, and returns
+// every record's latency and the wall-clock time of the whole.
+func recordSessions(tb testing.TB, srv *httptest.Server, prefix, workload string, clients, perClient int, pairs []labels.Pair) ([]time.Duration, time.Duration) {
 	tb.Helper()
 	client := srv.Client()
 	client.Transport.(*http.Transport).MaxIdleConnsPerHost = clients
@@ -100,6 +108,10 @@ func recordSessions(tb testing.TB, srv *httptest.Server, prefix string, clients,
 		}
 		return nil
 	}
+	session := 1250
+	if workload == "sources" {
+		session = 625
+	}
 	lat := make([][]time.Duration, clients)
 	errs := make([]error, clients)
 	var wg sync.WaitGroup
@@ -108,18 +120,27 @@ func recordSessions(tb testing.TB, srv *httptest.Server, prefix string, clients,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sid := fmt.Sprintf("%s-agent%d", prefix, c)
-			if errs[c] = post("/sessions", OpenInput{ID: sid, Query: "bench"}); errs[c] != nil {
-				return
-			}
+			var sid string
 			for i := range perClient {
-				p := pairs[(c*perClient/2+i/2)%len(pairs)]
+				k := i % session // the record's place in its session
+				if k == 0 {
+					sid = fmt.Sprintf("%s-agent%d-%d", prefix, c, i/session)
+					if errs[c] = post("/sessions", OpenInput{ID: sid, Query: "bench"}); errs[c] != nil {
+						return
+					}
+				}
 				var path string
 				var body any
-				if i%2 == 0 {
-					path, body = "/sessions/"+sid+"/sources", SourceInput{ID: fmt.Sprintf("s%d", i/2), Title: "evidence " + p.ID, Excerpt: cutUTF8(p.Evidence, MaxText)}
-				} else {
-					path, body = "/sessions/"+sid+"/claims", ClaimInput{Statement: p.Claim, Supports: []string{fmt.Sprintf("s%d", i/2)}}
+				switch {
+				case workload == "sources":
+					p := pairs[(c*perClient+i)%len(pairs)]
+					path, body = "/sessions/"+sid+"/sources", SourceInput{ID: fmt.Sprintf("s%d", k), Title: "evidence " + p.ID, Excerpt: cutUTF8(p.Evidence, MaxText)}
+				case k%2 == 0:
+					p := pairs[(c*perClient/2+i/2)%len(pairs)]
+					path, body = "/sessions/"+sid+"/sources", SourceInput{ID: fmt.Sprintf("s%d", k/2), Title: "evidence " + p.ID, Excerpt: cutUTF8(p.Evidence, MaxText)}
+				default:
+					p := pairs[(c*perClient/2+i/2)%len(pairs)]
+					path, body = "/sessions/"+sid+"/claims", ClaimInput{Statement: p.Claim, Supports: []string{fmt.Sprintf("s%d", k/2)}}
 				}
 				t := time.Now()
 				if errs[c] = post(path, body); errs[c] != nil {
