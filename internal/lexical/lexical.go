@@ -49,6 +49,46 @@ const stemSlots = 1 << 16
 
 type stemEntry struct{ word, stem string }
 
+// wordOf returns what the tokenizer makes of a word as written: its term
+// (lowercased, curly apostrophes straightened, stemmed) and whether it is
+// a stop word. Words are remembered for the whole process (wordMemo): a
+// text's words are mostly words earlier texts had, and looking one up
+// costs less than lowercasing, testing and stemming it again, or than
+// filling a map of one's own for every text.
+func wordOf(surface string) wordTerm {
+	slot := &wordMemo.slots[maphash.String(wordMemo.seed, surface)&(wordSlots-1)]
+	if e := slot.Load(); e != nil && e.surface == surface {
+		return e.wordTerm
+	}
+	lower := strings.ToLower(normalizeApostrophes(surface))
+	w := wordTerm{term: lower, stop: IsStopWord(lower)} // a word not in English letters is its own term
+	if isASCIIWord(lower) {
+		w.term = Stem(lower)
+	}
+	slot.Store(&wordEntry{surface: strings.Clone(surface), wordTerm: wordTerm{term: strings.Clone(w.term), stop: w.stop}})
+	return w
+}
+
+// wordTerm is a word's term and whether it is a stop word.
+type wordTerm struct {
+	term string
+	stop bool
+}
+
+type wordEntry struct {
+	surface string
+	wordTerm
+}
+
+// wordMemo remembers wordOf's answers, one word a slot as stemMemo does.
+var wordMemo = struct {
+	seed  maphash.Seed
+	slots [wordSlots]atomic.Pointer[wordEntry]
+}{seed: maphash.MakeSeed()}
+
+// wordSlots is the number of words wordMemo holds at most.
+const wordSlots = 1 << 16
+
 // IsStopWord reports English function words: Snowball's list plus modal
 // and discourse words that carry no checkable content, and contractions
 // of function words ("it's", "don't").
