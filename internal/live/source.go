@@ -358,8 +358,12 @@ func (ss *session) sourceView(src prov.Source, excerpt bool) SourceView {
 		src = full // src may come from an index without excerpts
 	}
 	st := ss.sources[src.ID]
+	words := st.words // the excerpt's, counted once
+	if st.content != ContentExcerpt {
+		words = prov.CountWords(st.text)
+	}
 	v := SourceView{ID: src.ID, URL: src.URL, DOI: src.DOI, Title: src.Title, Resolved: src.Resolved,
-		Content: st.content, Words: prov.CountWords(st.text), RetrievedAt: src.RetrievedAt}
+		Content: st.content, Words: words, RetrievedAt: src.RetrievedAt}
 	if v.Content == "" {
 		v.Content = ContentNone
 	}
