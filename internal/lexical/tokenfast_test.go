@@ -141,6 +141,11 @@ func FuzzTokenizeFastPath(f *testing.F) {
 		ref := &refAnalyzer{stems: map[string]string{}}
 		for _, text := range []string{a, b, a + " " + strings.ToUpper(b), b} {
 			want, got := ref.Tokenize(text), fast.Tokenize(text)
+			for _, tk := range got {
+				if tk.Start < 0 || tk.Start >= tk.End || tk.End > len(text) {
+					t.Fatalf("Tokenize(%q): token %+v out of bounds", text, tk)
+				}
+			}
 			if len(want) == 0 && len(got) == 0 {
 				continue
 			}
