@@ -74,20 +74,25 @@ func TestJudgeEvalStopsOnSIGTERM(t *testing.T) {
 	if err := os.WriteFile(labels, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// Once while it reads the labels, once while it judges them.
-	for _, after := range []time.Duration{300 * time.Millisecond, 2500 * time.Millisecond} {
-		t.Run(after.String(), func(t *testing.T) {
+	// Once while it reads the labels, once while it judges them. The
+	// signal must find the command at work, not the process still
+	// starting nor already done (a loaded machine, -race, a fast one):
+	// the first when it has the labels open, the second once it has read
+	// them all, a little later.
+	for _, tc := range []struct {
+		name  string
+		whole bool
+		after time.Duration
+	}{{"reading", false, 0}, {"judging", true, 200 * time.Millisecond}} {
+		t.Run(tc.name, func(t *testing.T) {
 			cmd := child(t, "judge", "eval", "--labels", labels)
 			var out strings.Builder
 			cmd.Stdout, cmd.Stderr = &out, &out
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			// The signal must find the command at work, not the
-			// process still starting (a loaded machine, -race): wait
-			// until it has the labels open, then for the rest of after.
-			waited := waitOpen(t, cmd.Process.Pid, labels)
-			time.Sleep(max(after-waited, 0))
+			waitInput(t, cmd.Process.Pid, labels, tc.whole)
+			time.Sleep(tc.after)
 			cmd.Process.Signal(syscall.SIGTERM)
 			start := time.Now()
 			code, killed := waitChild(t, cmd, time.Second)
@@ -136,7 +141,7 @@ func TestEvalHostileBatchStopsOnSIGTERM(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waited := waitOpen(t, cmd.Process.Pid, filepath.Join(f.dir, "s.db"))
+	waited := waitInput(t, cmd.Process.Pid, filepath.Join(f.dir, "s.db"), false)
 	time.Sleep(max(1500*time.Millisecond-waited, 200*time.Millisecond))
 	cmd.Process.Signal(syscall.SIGTERM)
 	start := time.Now()
@@ -157,11 +162,11 @@ func TestEvalHostileBatchStopsOnSIGTERM(t *testing.T) {
 	}
 }
 
-// waitOpen waits until process pid has the file path open (read from
-// /proc/PID/fd) or has read as many bytes as it holds (/proc/PID/io), so that a signal sent next finds the command at work
+// waitInput waits until process pid has read as many bytes as the file
+// path holds (/proc/PID/io) or, unless whole, has it open (/proc/PID/fd), so that a signal sent next finds the command at work
 // rather than the process still starting, however loaded the machine; it
 // returns how long it waited. Where /proc is missing it waits two seconds.
-func waitOpen(t *testing.T, pid int, path string) time.Duration {
+func waitInput(t *testing.T, pid int, path string, whole bool) time.Duration {
 	t.Helper()
 	start := time.Now()
 	want, err := filepath.Abs(path)
@@ -178,8 +183,8 @@ func waitOpen(t *testing.T, pid int, path string) time.Duration {
 		size = fi.Size()
 	}
 	for deadline := start.Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		// A file read whole and closed between two looks: the process
-		// has read at least its size.
+		// Read whole: also what a file opened, read and closed between
+		// two looks shows.
 		if io, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", pid)); err == nil && size > 0 {
 			var rchar int64
 			for _, line := range strings.Split(string(io), "\n") {
@@ -189,6 +194,9 @@ func waitOpen(t *testing.T, pid int, path string) time.Duration {
 				return time.Since(start)
 			}
 		}
+		if whole {
+			continue
+		}
 		entries, _ := os.ReadDir(fds)
 		for _, e := range entries {
 			if got, err := os.Readlink(filepath.Join(fds, e.Name())); err == nil && got == want {
@@ -196,6 +204,6 @@ func waitOpen(t *testing.T, pid int, path string) time.Duration {
 			}
 		}
 	}
-	t.Fatalf("process %d never opened %s", pid, want)
+	t.Fatalf("process %d never opened (or read) %s", pid, want)
 	return 0
 }

@@ -461,7 +461,10 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 			return nil, fmt.Errorf("eval: output: %w", err)
 		}
 	}
-	results := make([]*Result, len(files))
+	// Which reports have a result in OUT/reports: the summary reads them
+	// back one at a time, so a run's memory does not grow with its
+	// reports.
+	written := make([]bool, len(files))
 	var done int
 	var mu sync.Mutex
 	// Reports leased by another evaluator are left for a second pass,
@@ -493,7 +496,7 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 		if err != nil {
 			return fmt.Errorf("report %s: %w", f.Task, err)
 		}
-		results[i] = r
+		written[i] = true
 		// Progress is reported under the lock: callers need not be
 		// safe for concurrent use.
 		mu.Lock()
@@ -524,7 +527,26 @@ func (e *Evaluator) Run(ctx context.Context) (*Summary, error) {
 			return nil, err
 		}
 	}
+	var readErr error
+	results := func(yield func(*Result) bool) {
+		for i, f := range files {
+			if !written[i] {
+				continue
+			}
+			r, err := ReadResult(filepath.Join(e.opts.OutDir, "reports", f.Task+".json"))
+			if err != nil {
+				readErr = fmt.Errorf("eval: summary: %w", err)
+				return
+			}
+			if !yield(r) {
+				return
+			}
+		}
+	}
 	sum := e.summarize(ctx, results, fails)
+	if readErr != nil {
+		return nil, readErr
+	}
 	sum.Ignored = ignored
 	if err := writeJSON(filepath.Join(e.opts.OutDir, "summary.json"), sum); err != nil {
 		return nil, err

@@ -218,9 +218,10 @@ func (s *citedSource) readText(ctx context.Context, st *store.Store) (string, bo
 // report evaluates one report file, or returns its stored result when the
 // file has not changed since (and, with --retry-failed, nothing of it
 // failed). It runs the pipeline's steps in order on one reportState:
-// parse, resolve, match, verify, facts, provenance, tally. A report that
-// cannot be evaluated (unreadable, no ground truth, a graph its records do
-// not make) is a failed result, not an error; errors are the run's
+// parse, resolve, match, verify and facts at once (judgeAndCheck),
+// provenance, tally. A report that cannot be evaluated (unreadable, no
+// ground truth, a graph its records do not make) is a failed result, not
+// an error; errors are the run's
 // (storage, cancellation, an exhausted budget).
 func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 	st := e.load(f)
@@ -265,10 +266,7 @@ func (e *Evaluator) report(ctx context.Context, f reportFile) (*Result, error) {
 		return nil, err
 	}
 	e.match(st)
-	if err := e.verify(ctx, st); err != nil {
-		return nil, err
-	}
-	if err := e.facts(ctx, st); err != nil {
+	if err := e.judgeAndCheck(ctx, st); err != nil {
 		return nil, err
 	}
 	if err := e.provenance(ctx, st); err != nil {
@@ -560,11 +558,47 @@ func (st *reportState) misattributed() map[string]string {
 	return out
 }
 
+// judgeAndCheck runs the report's two model-bound stages at once: cited
+// judging (judgeCited) and the non-cited stage (facts: check-worthiness,
+// then fact-checking). They do not depend on each other: judging reads the
+// cited claims' text and writes the sources' verdicts, the non-cited stage
+// reads and writes only the non-cited claims, so neither waits for the
+// other's model calls and a run does not alternate between a judge-only
+// and a fact-check-only phase. Each unit is stored as it is done, as
+// before. When one stage fails (a cancelled run, an exhausted budget) the
+// other is cancelled and the first error returned. Once both are done,
+// the verdicts go on the claims (placeVerdicts) and the failed units are
+// listed as the stages did one after the other: judging's, sorted, then
+// the non-cited stage's, the whole list sorted unless that stage itself
+// failed (its failure then comes last), so the result is byte for byte
+// the one of the sequential order.
+func (e *Evaluator) judgeAndCheck(ctx context.Context, st *reportState) error {
+	var judgeFailed, factFailed []string
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		var err error
+		judgeFailed, err = e.judgeCited(gctx, st)
+		return err
+	})
+	g.Go(func() error { return e.facts(gctx, st, &factFailed) })
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	e.placeVerdicts(st)
+	res := st.res
+	res.FailedUnits = append(judgeFailed, factFailed...)
+	if res.NonCited == nil || res.NonCited.Error == "" {
+		slices.Sort(res.FailedUnits)
+	}
+	return nil
+}
+
 // facts decides which non-cited claims are check-worthy and fact-checks
-// them as of the task's cutoff (nonCited). It writes the claims' facts,
-// the result's non-cited figures and failed units.
-func (e *Evaluator) facts(ctx context.Context, st *reportState) error {
-	nc, err := e.nonCited(ctx, st.file.Task, st.text, st.cutoff, st.res.Claims, &st.res.FailedUnits)
+// them as of the task's cutoff (nonCited). It writes the claims' facts and
+// the result's non-cited figures, and adds the units that failed to
+// failed.
+func (e *Evaluator) facts(ctx context.Context, st *reportState, failed *[]string) error {
+	nc, err := e.nonCited(ctx, st.file.Task, st.text, st.cutoff, st.res.Claims, failed)
 	if err != nil {
 		return err
 	}

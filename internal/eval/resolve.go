@@ -197,6 +197,10 @@ func (e *Evaluator) source(ctx context.Context, t target) (sourceResult, error) 
 		return sourceResult{}, err
 	}
 	r = v.(sourceResult)
+	// The page's text was for the model rung, which is done: kept for the
+	// run, it would hold every page read (the whole text, of which it is a
+	// slice).
+	r.text = ""
 	e.mu.Lock()
 	e.sources[key] = r
 	e.mu.Unlock()

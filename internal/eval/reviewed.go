@@ -324,187 +324,11 @@ func ReviewOptionsOf(results []*Result, params string) ReviewOptions {
 // majority among the reviews naming its source, or not naming any when
 // the claim cites one source only; no majority is disputed, not a label.
 func ReviewedFigures(results []*Result, sample *StoredSample, reviews []HumanReview, opt ReviewOptions) (Reviewed, error) {
-	var out Reviewed
-	labels := map[string]string{}
-	if sample != nil {
-		p := &ReviewProgress{Drawn: len(sample.Units), Seed: sample.Seed, Frame: sample.Frame}
-		frame := ReviewFrame(results)
-		p.FrameChanged = len(frame) != sample.Frame || !inFrame(frame, sample.Units)
-		byUnit := reviewsByUnit(results, reviews)
-		for _, u := range sample.Units {
-			ls := byUnit[u.ID()]
-			switch l, ok := majority(ls); {
-			case ok:
-				labels[u.ID()] = l
-				p.Reviewed++
-			case len(ls) > 0:
-				p.Disputed++
-			}
-			if _, ok := labels[u.ID()]; !ok && p.Next == nil {
-				next := u
-				p.Next = &next
-			}
-		}
-		out.Progress = p
-	}
-	var err error
-	pw := opt.PartialWeight
-	verdictValue := func(l string) (float64, bool) {
-		switch claimtrace.Label(l) {
-		case claimtrace.Supported:
-			return 1, true
-		case claimtrace.Partial:
-			return pw, true
-		case claimtrace.Unsupported, claimtrace.Contradicted:
-			return 0, true
-		}
-		return 0, false
-	}
-	out.MatchRate, err = figure(results, labels, func(r *Result, c ClaimResult, v claimtrace.Verdict) (float64, bool) {
-		if r.Cited == nil || r.Cited.MatchRate == nil || v.Label == claimtrace.Unknown {
-			return 0, false
-		}
-		f, _ := verdictValue(string(v.Label))
-		return f, true
-	}, nil, verdictValue)
-	if err != nil {
-		return Reviewed{}, fmt.Errorf("match rate: %w", err)
-	}
-	out.PSnd, err = figure(results, labels, func(r *Result, c ClaimResult, v claimtrace.Verdict) (float64, bool) {
-		if v.Strength > opt.Tau {
-			return 1, true
-		}
-		return 0, true
-	}, nil, func(l string) (float64, bool) {
-		if f, ok := verdictValue(l); ok {
-			return f, true
-		}
-		return 0, l == string(claimtrace.Unknown) // unverifiable counts unsound, as in PSnd
-	})
-	if err != nil {
-		return Reviewed{}, fmt.Errorf("PSnd: %w", err)
-	}
-	out.FactualAccuracy, err = figure(results, labels, nil, func(r *Result, c ClaimResult) (float64, bool) {
-		if r.NonCited == nil || r.NonCited.Error != "" || !decided(c.Fact) {
-			return 0, false
-		}
-		if c.Fact.Label == claimtrace.FactTrue {
-			return 1, true
-		}
-		return 0, true
-	}, func(l string) (float64, bool) {
-		switch claimtrace.FactLabel(l) {
-		case claimtrace.FactTrue:
-			return 1, true
-		case claimtrace.FactFalse:
-			return 0, true
-		}
-		return 0, false
-	})
-	if err != nil {
-		return Reviewed{}, fmt.Errorf("factual accuracy: %w", err)
-	}
-	return out, nil
-}
-
-// figure estimates one figure: pair (for cited pairs) or fact (for
-// non-cited claims) gives each unit's judge value and whether it counts;
-// human turns a review label into the human value, or says it counts
-// for nothing here. A report's counted units weigh 1 over their number.
-// Nil when no unit counts.
-func figure(results []*Result, labels map[string]string,
-	pair func(*Result, ClaimResult, claimtrace.Verdict) (float64, bool),
-	fact func(*Result, ClaimResult) (float64, bool),
-	human func(string) (float64, bool)) (*ReviewedFigure, error) {
-	var d ppi.Data
-	var skipped int
+	a := newReviewAcc(sample, reviews, opt)
 	for _, r := range scored(results) {
-		start := len(d.Judge)
-		seen := map[string]bool{}
-		add := func(u ReviewUnit, f float64) {
-			if seen[u.ID()] {
-				return
-			}
-			seen[u.ID()] = true
-			if l, ok := labels[u.ID()]; ok {
-				if y, ok := human(l); ok {
-					d.Reviews = append(d.Reviews, ppi.Review{Item: len(d.Judge), Value: y})
-				} else {
-					skipped++
-				}
-			}
-			d.Judge = append(d.Judge, f)
-		}
-		for _, c := range r.Claims {
-			switch {
-			case c.Cited && pair != nil:
-				for _, v := range c.Verdicts {
-					if f, ok := pair(r, c, v); ok {
-						add(ReviewUnit{Kind: ReviewPair, Task: r.Task, Claim: c.ID, URL: v.URL}, f)
-					}
-				}
-			case !c.Cited && fact != nil:
-				if f, ok := fact(r, c); ok {
-					add(ReviewUnit{Kind: ReviewFact, Task: r.Task, Claim: c.ID}, f)
-				}
-			}
-		}
-		for range len(d.Judge) - start {
-			d.Weights = append(d.Weights, 1/float64(len(d.Judge)-start))
-		}
+		a.add(r)
 	}
-	if len(d.Judge) == 0 {
-		return nil, nil
-	}
-	e, err := ppi.Mean(d)
-	if err != nil {
-		return nil, err
-	}
-	return &ReviewedFigure{Estimate: e, ReviewsNeeded: e.ReviewsNeeded(PlanHalfWidth), Skipped: skipped}, nil
-}
-
-// inFrame reports whether every unit is in frame.
-func inFrame(frame, units []ReviewUnit) bool {
-	ids := make(map[string]bool, len(frame))
-	for _, u := range frame {
-		ids[u.ID()] = true
-	}
-	for _, u := range units {
-		if !ids[u.ID()] {
-			return false
-		}
-	}
-	return true
-}
-
-// reviewsByUnit gathers the review labels of each unit, by unit ID: a
-// review naming a source labels that pair; one naming none labels the
-// non-cited claim, or the pair of a claim citing one source.
-func reviewsByUnit(results []*Result, reviews []HumanReview) map[string][]string {
-	claims := map[[2]string]ClaimResult{}
-	for _, r := range scored(results) {
-		for _, c := range r.Claims {
-			claims[[2]string{r.Task, c.ID}] = c
-		}
-	}
-	out := map[string][]string{}
-	for _, rv := range reviews {
-		c, ok := claims[[2]string{rv.Task, rv.Claim}]
-		if !ok {
-			continue
-		}
-		u := ReviewUnit{Kind: ReviewFact, Task: rv.Task, Claim: rv.Claim, URL: rv.URL}
-		switch {
-		case c.Cited && rv.URL != "":
-			u.Kind = ReviewPair
-		case c.Cited && len(c.Verdicts) == 1:
-			u.Kind, u.URL = ReviewPair, c.Verdicts[0].URL
-		case c.Cited, rv.URL != "":
-			continue // which source is unsaid, or a source of a non-cited claim
-		}
-		out[u.ID()] = append(out[u.ID()], rv.Label)
-	}
-	return out
+	return a.finish()
 }
 
 // majority returns the label more than half of labels give.
@@ -543,12 +367,14 @@ type ReviewSection struct {
 	Error string `json:"error,omitempty"`
 }
 
-// addReviewed puts the judge's error into the summary's match rate,
-// factual accuracy and PSnd: the run's review sample and the labels its
-// units have (Options.HumanReviews) give the estimates; without a sample
-// each figure still says how many reviews would give ±0.05. A sample or
-// reviews that cannot be read are noted in the review section, not fatal.
-func (e *Evaluator) addReviewed(ctx context.Context, results []*Result, s *Summary) {
+// startReview begins putting the judge's error into the summary's match
+// rate, factual accuracy and PSnd (finishReview ends it, once every report
+// went through the returned accumulator): the run's review sample and the
+// labels its units have (Options.HumanReviews) give the estimates; without
+// a sample each figure still says how many reviews would give ±0.05. A
+// sample or reviews that cannot be read are noted in the review section,
+// not fatal.
+func (e *Evaluator) startReview(ctx context.Context) (*reviewAcc, ReviewSection) {
 	var sec ReviewSection
 	var sample *StoredSample
 	var reviews []HumanReview
@@ -564,7 +390,12 @@ func (e *Evaluator) addReviewed(ctx context.Context, results []*Result, s *Summa
 			}
 		}
 	}
-	rv, err := ReviewedFigures(results, sample, reviews, ReviewOptions{PartialWeight: e.opts.PartialWeight, Tau: e.opts.Tau})
+	return newReviewAcc(sample, reviews, ReviewOptions{PartialWeight: e.opts.PartialWeight, Tau: e.opts.Tau}), sec
+}
+
+// finishReview puts the figures a (startReview) gathered into s.
+func (e *Evaluator) finishReview(a *reviewAcc, sec ReviewSection, s *Summary) {
+	rv, err := a.finish()
 	if err != nil {
 		sec.Error = err.Error()
 	}

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"iter"
 	"sort"
 	"time"
 
@@ -149,17 +150,20 @@ type ReportLine struct {
 // that were evaluated, with micro ratios over their pooled counts, each
 // report's headline figures and the run's model calls. The sums the
 // summary shows (pairs judged, claims decided) are the denominators of the
-// micro ratios.
-func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Failure) *Summary {
+// micro ratios. Results come one at a time, in task order, so a run reads
+// them back from its output one by one instead of holding them all.
+func (e *Evaluator) summarize(ctx context.Context, results iter.Seq[*Result], fails []Failure) *Summary {
 	s := &Summary{Run: e.run, Version: Version, Mode: e.opts.Mode, GeneratedAt: e.opts.Now(), Failures: fails, Scores: []ReportLine{}}
 	var agg score.CitationAggregator
 	var pcov, psnd, psndUnverifiable, ctran, aeff, citedClaims, pairs, match, nonCited, accuracy score.Mean
 	var claims, complete, cpairs, sound, unverifiable int
 	var supported, partial, correct int
-	for _, r := range results {
+	review, section := e.startReview(ctx)
+	for r := range results {
 		if r == nil {
 			continue
 		}
+		review.add(r)
 		if r.Status != store.StatusDone {
 			s.Failures = append(s.Failures, Failure{Task: r.Task, File: r.File, Err: r.Error})
 			continue
@@ -230,7 +234,7 @@ func (e *Evaluator) summarize(ctx context.Context, results []*Result, fails []Fa
 		MicroPCov: score.Ratio(float64(complete), float64(claims)), MicroPSnd: score.Ratio(float64(sound), float64(cpairs)),
 		ReportsWithConflicts: ctran.N(), PSndUnverifiable: psndUnverifiable.Value(),
 		MicroPSndUnverifiable: score.Ratio(float64(unverifiable), float64(cpairs)), UnverifiablePairs: unverifiable}
-	e.addReviewed(ctx, results, s)
+	e.finishReview(review, section, s)
 	s.LLM = LLMTotals(ctx, e.opts.Store, e.run)
 	return s
 }

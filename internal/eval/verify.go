@@ -68,19 +68,20 @@ type storedVerdicts struct {
 	Verdicts []claimtrace.Verdict `json:"verdicts"`
 }
 
-// verify judges every (claim, source) pair of the report when there is a
-// judge: the claims citing one source in one batch (judgeSource), sources
-// concurrently, their verdicts given out in key order. Pairs whose source
-// has no readable text are unknown, never unsupported. Each source's batch
-// is stored as a unit as soon as it is judged. It reads each record's
-// claims and resolution, and writes its verdicts, the claims' verdicts
-// (showing the source as claimLabel), st.judged, the failed units and the
-// cited figures.
-func (e *Evaluator) verify(ctx context.Context, st *reportState) error {
+// judgeCited judges every (claim, source) pair of the report when there
+// is a judge: the claims citing one source in one batch (judgeSource),
+// sources concurrently. Pairs whose source has no readable text are
+// unknown, never unsupported. Each source's batch is stored as a unit as
+// soon as it is judged. It reads each record's claims, resolution and the
+// text of the claims citing it, writes each record's verdicts, and returns
+// the units that failed, sorted. It writes nothing of the result, so the
+// non-cited stage may run beside it (judgeAndCheck); placeVerdicts does,
+// after.
+func (e *Evaluator) judgeCited(ctx context.Context, st *reportState) ([]string, error) {
 	if e.opts.Judge == nil {
-		return nil
+		return nil, nil
 	}
-	res := st.res
+	var failed []string
 	var mu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(e.opts.Concurrency)
@@ -93,7 +94,7 @@ func (e *Evaluator) verify(ctx context.Context, st *reportState) error {
 		}
 		texts := make([]string, len(s.claims))
 		for i, ci := range s.claims {
-			texts[i] = res.Claims[ci].Text
+			texts[i] = st.res.Claims[ci].Text
 		}
 		g.Go(func() error {
 			vs, ok, err := e.judgeSource(gctx, st.file.Task, s, texts)
@@ -103,19 +104,30 @@ func (e *Evaluator) verify(ctx context.Context, st *reportState) error {
 			s.verdicts = vs
 			if !ok {
 				mu.Lock()
-				res.FailedUnits = append(res.FailedUnits, unitVerdicts+":"+s.key)
+				failed = append(failed, unitVerdicts+":"+s.key)
 				mu.Unlock()
 			}
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return err
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return err // cancelled before every source was judged
+		return nil, err // cancelled before every source was judged
 	}
-	sort.Strings(res.FailedUnits)
+	sort.Strings(failed)
+	return failed, nil
+}
+
+// placeVerdicts gives out the sources' verdicts (judgeCited) to the claims
+// in key order, each showing its source as claimLabel, and writes
+// st.judged and the cited figures. Without a judge it does nothing.
+func (e *Evaluator) placeVerdicts(st *reportState) {
+	if e.opts.Judge == nil {
+		return
+	}
+	res := st.res
 	st.judged = make([][]*citedSource, len(res.Claims))
 	for _, s := range st.sources {
 		for i, ci := range s.claims {
@@ -127,7 +139,6 @@ func (e *Evaluator) verify(ctx context.Context, st *reportState) error {
 	}
 	cs := citedStats(res.Claims, e.opts.PartialWeight, e.opts.Tau)
 	res.Cited = &cs
-	return nil
 }
 
 // judgeSource returns the verdicts of the claims citing one source, from

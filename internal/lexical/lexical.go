@@ -7,16 +7,87 @@
 package lexical
 
 import (
+	"hash/maphash"
 	"strings"
+	"sync/atomic"
 
 	"github.com/kljensen/snowball/english"
 )
 
 // Stem returns the Snowball (Porter2) stem of a lowercased English word.
 // Stop words are stemmed too, so "having" and "have" meet.
+//
+// Stems are remembered for the whole process (stemMemo): the judge, the
+// contradiction detector and the live service analyse text after text of
+// one vocabulary, each with a fresh Analyzer, and stemming a word costs
+// about a microsecond where looking it up costs a few nanoseconds.
 func Stem(lower string) string {
-	return english.Stem(lower, true)
+	slot := &stemMemo.slots[maphash.String(stemMemo.seed, lower)&(stemSlots-1)]
+	if e := slot.Load(); e != nil && e.word == lower {
+		return e.stem
+	}
+	s := english.Stem(lower, true)
+	// Copies: lower is often a slice of a long text, which a remembered
+	// word must not keep alive.
+	slot.Store(&stemEntry{word: strings.Clone(lower), stem: strings.Clone(s)})
+	return s
 }
+
+// stemMemo remembers the stems Stem computed: one word a slot, chosen by
+// the word's hash, a later word taking the slot of an earlier one. Its
+// memory is bounded whatever the text (a flood of made-up words only
+// takes slots over), it takes no lock, and it changes no answer, only how
+// fast one comes.
+var stemMemo = struct {
+	seed  maphash.Seed
+	slots [stemSlots]atomic.Pointer[stemEntry]
+}{seed: maphash.MakeSeed()}
+
+// stemSlots is the number of words stemMemo holds at most: English text
+// of any one domain uses fewer distinct words.
+const stemSlots = 1 << 16
+
+type stemEntry struct{ word, stem string }
+
+// wordOf returns what the tokenizer makes of a word as written: its term
+// (lowercased, curly apostrophes straightened, stemmed) and whether it is
+// a stop word. Words are remembered for the whole process (wordMemo): a
+// text's words are mostly words earlier texts had, and looking one up
+// costs less than lowercasing, testing and stemming it again, or than
+// filling a map of one's own for every text.
+func wordOf(surface string) wordTerm {
+	slot := &wordMemo.slots[maphash.String(wordMemo.seed, surface)&(wordSlots-1)]
+	if e := slot.Load(); e != nil && e.surface == surface {
+		return e.wordTerm
+	}
+	lower := strings.ToLower(normalizeApostrophes(surface))
+	w := wordTerm{term: lower, stop: IsStopWord(lower)} // a word not in English letters is its own term
+	if isASCIIWord(lower) {
+		w.term = Stem(lower)
+	}
+	slot.Store(&wordEntry{surface: strings.Clone(surface), wordTerm: wordTerm{term: strings.Clone(w.term), stop: w.stop}})
+	return w
+}
+
+// wordTerm is a word's term and whether it is a stop word.
+type wordTerm struct {
+	term string
+	stop bool
+}
+
+type wordEntry struct {
+	surface string
+	wordTerm
+}
+
+// wordMemo remembers wordOf's answers, one word a slot as stemMemo does.
+var wordMemo = struct {
+	seed  maphash.Seed
+	slots [wordSlots]atomic.Pointer[wordEntry]
+}{seed: maphash.MakeSeed()}
+
+// wordSlots is the number of words wordMemo holds at most.
+const wordSlots = 1 << 16
 
 // IsStopWord reports English function words: Snowball's list plus modal
 // and discourse words that carry no checkable content, and contractions

@@ -43,7 +43,9 @@ func (t Token) Content() bool {
 }
 
 // Analyzer tokenizes text. It memoizes stems, so reuse one Analyzer for the
-// texts of one job; it is not safe for concurrent use.
+// texts of one job; it is not safe for concurrent use. (The words of its
+// texts are looked up in the process's memo of words, wordMemo, which
+// fresh Analyzers share.)
 type Analyzer struct {
 	stems map[string]string
 }
@@ -67,9 +69,28 @@ func (a *Analyzer) Stem(word string) string {
 // Tokenize splits text into tokens with byte spans. Invalid UTF-8 is
 // skipped, never copied into a term.
 func (a *Analyzer) Tokenize(text string) []Token {
-	toks := make([]Token, 0, len(text)/6+1)
+	return a.AppendTokens(make([]Token, 0, len(text)/6+1), text, 0)
+}
+
+// AppendTokens appends the tokens of text, with their spans moved by
+// offset, to toks: what Tokenize gives, for a caller tokenizing a text a
+// piece at a time (text[s:e] with offset s) into one slice.
+func (a *Analyzer) AppendTokens(toks []Token, text string, offset int) []Token {
+	first := len(toks)
 	i := 0
 	for i < len(text) {
+		if c := text[i]; c < utf8.RuneSelf {
+			// ASCII, most of any text: what the tests below make of it.
+			switch {
+			case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+				i = a.word(text, i, &toks)
+			case '0' <= c && c <= '9':
+				i = a.number(text, i, &toks)
+			default:
+				i++
+			}
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1:
@@ -84,6 +105,12 @@ func (a *Analyzer) Tokenize(text string) []Token {
 			i += size
 		}
 	}
+	if offset != 0 {
+		for k := first; k < len(toks); k++ {
+			toks[k].Start += offset
+			toks[k].End += offset
+		}
+	}
 	return toks
 }
 
@@ -94,6 +121,10 @@ func (a *Analyzer) Tokenize(text string) []Token {
 func (a *Analyzer) word(text string, start int, toks *[]Token) int {
 	i := start
 	for i < len(text) {
+		if c := text[i]; 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+			i++ // an ASCII letter or digit, as the rune tests below would find
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if unicode.IsLetter(r) && !IsCJKLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
 			i += size
@@ -112,10 +143,8 @@ func (a *Analyzer) word(text string, start int, toks *[]Token) int {
 		}
 		break
 	}
-	surface := text[start:i]
-	lower := strings.ToLower(normalizeApostrophes(surface))
-	stop := IsStopWord(lower)
-	*toks = append(*toks, Token{Term: a.stem(lower), Start: start, End: i, Kind: Word, Stop: stop})
+	w := wordOf(text[start:i])
+	*toks = append(*toks, Token{Term: w.term, Start: start, End: i, Kind: Word, Stop: w.stop})
 	return i
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -65,7 +64,7 @@ func (s *Service) AddClaim(ctx context.Context, id string, in ClaimInput) (*Clai
 	if err != nil {
 		return nil, err
 	}
-	jobs, err := ss.prepareClaim(&in)
+	jobs, err := s.prepareClaim(ss, &in)
 	if err == nil && !in.Revise {
 		err = s.limits.full(ss, opClaim)
 	}
@@ -108,12 +107,15 @@ func (s *Service) AddClaim(ctx context.Context, id string, in ClaimInput) (*Clai
 	if err != nil {
 		return nil, err
 	}
-	ix, err := index(g)
-	if err != nil {
+	if err := s.validate(ss, o, g); err != nil {
 		return nil, fmt.Errorf("add claim %q: %w", in.ID, err)
 	}
 	if err := s.commit(ctx, ss, o, g); err != nil {
 		return nil, err
+	}
+	ix, err := s.pathIndex(ss, in.ID)
+	if err != nil {
+		return nil, fmt.Errorf("add claim %q: %w", in.ID, err)
 	}
 	a, err := ss.assess(ix, in.ID, s.tau)
 	if err != nil {
@@ -162,7 +164,7 @@ func checkInputs(field string, ids []string) error {
 // prepareClaim checks in against the session (ids, revise, the AAR rules
 // with the claim's edges unjudged) and returns the sources to judge; ss.mu
 // is held.
-func (ss *session) prepareClaim(in *ClaimInput) ([]judgeJob, error) {
+func (s *Service) prepareClaim(ss *session, in *ClaimInput) ([]judgeJob, error) {
 	if err := ss.checkClaimID(in); err != nil {
 		return nil, err
 	}
@@ -179,7 +181,7 @@ func (ss *session) prepareClaim(in *ClaimInput) ([]judgeJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := index(g); err != nil {
+	if err := s.validate(ss, o, g); err != nil {
 		return nil, fmt.Errorf("add claim %s: %w", quoteID(id), err)
 	}
 	var jobs []judgeJob
@@ -328,7 +330,7 @@ func (s *Service) AddReasoning(ctx context.Context, id string, in ReasoningInput
 	if err != nil {
 		return nil, err
 	}
-	if _, err := index(g); err != nil {
+	if err := s.validate(ss, o, g); err != nil {
 		return nil, fmt.Errorf("add reasoning %q: %w", in.ID, err)
 	}
 	if err := s.commit(ctx, ss, o, g); err != nil {
@@ -474,8 +476,7 @@ func (ss *session) prepareEdge(e prov.Edge) (*judgeJob, string, error) {
 	if !toJudge {
 		return nil, "", nil
 	}
-	i := slices.IndexFunc(ss.g.Claims, func(c prov.Claim) bool { return c.ID == e.To })
-	return &judgeJob{source: e.From, url: src.URL, text: ss.sources[e.From].text}, ss.g.Claims[i].Statement, nil
+	return &judgeJob{source: e.From, url: src.URL, text: ss.sources[e.From].text}, ss.g.Claims[ss.nodes[e.To].at].Statement, nil
 }
 
 // Withdraw removes a claim and the edges into it from session id: the agent
@@ -505,39 +506,23 @@ func (s *Service) Withdraw(ctx context.Context, id, claimID string) (*SessionInf
 
 // kindOf says which kind of node id is; ss.mu is held.
 func (ss *session) kindOf(id string) (prov.NodeKind, bool) {
-	if _, ok := ss.sources[id]; ok {
-		return prov.KindSource, true
-	}
-	for _, r := range ss.g.Reasoning {
-		if r.ID == id {
-			return prov.KindReasoning, true
-		}
-	}
-	for _, c := range ss.g.Claims {
-		if c.ID == id {
-			return prov.KindClaim, true
-		}
-	}
-	return 0, false
+	r, ok := ss.nodes[id]
+	return r.kind, ok
 }
 
 // has reports whether a node has id; ss.mu is held.
 func (ss *session) has(id string) bool {
-	_, ok := ss.kindOf(id)
+	_, ok := ss.nodes[id]
 	return ok
 }
 
 // source returns the source with id; ss.mu is held.
 func (ss *session) source(id string) (prov.Source, bool) {
-	if _, ok := ss.sources[id]; !ok {
+	r, ok := ss.nodes[id]
+	if !ok || r.kind != prov.KindSource {
 		return prov.Source{}, false
 	}
-	for _, s := range ss.g.Sources {
-		if s.ID == id {
-			return s, true
-		}
-	}
-	return prov.Source{}, false
+	return ss.g.Sources[r.at], true
 }
 
 // nextID returns the first free id prefix+n, n counting from the number of

@@ -61,12 +61,17 @@ type runParams struct {
 }
 
 // cost estimates the memory a session in memory takes: about twice the
-// text it recorded (its graph and the texts beside it) and a few hundred
-// bytes a node and edge. ss.mu is held.
+// text it recorded (its graph and the texts beside it), a few hundred
+// bytes a node and edge, and its contradiction detector's index. ss.mu is
+// held.
 func (ss *session) cost() int64 {
 	g := ss.g
 	nodes := len(g.Sources) + len(g.Reasoning) + len(g.Claims) + len(g.Edges) + len(g.Conflicts)
-	return 4096 + 2*ss.bytes + 512*int64(nodes)
+	c := 4096 + 2*ss.bytes + 512*int64(nodes)
+	if ss.detect != nil {
+		c += ss.detect.Bytes()
+	}
+	return c
 }
 
 // locked returns the session with id, locked, loading it when it is not

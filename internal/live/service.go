@@ -87,6 +87,9 @@ type Service struct {
 	now      func() time.Time
 	log      *slog.Logger
 	limits   Limits
+	// alwaysIndex makes every operation index the whole graph, as before
+	// operations were checked by what they add (tests compare the two).
+	alwaysIndex bool
 
 	// mu guards the sessions in memory and the open sessions; it is never
 	// held while a session is loaded or a session's lock awaited.

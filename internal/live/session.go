@@ -103,6 +103,13 @@ type session struct {
 	sources  map[string]sourceState
 	verdicts map[edgeKey]claimtrace.Verdict
 	bytes    int64 // text recorded over the session's life (op.bytes)
+	// detect indexes the sources' texts for the offline contradiction
+	// detector (detectIndex); nil until a source needs it.
+	detect *prov.OfflineIndex
+	// nodes finds each node of g by id; into lists the positions in
+	// g.Edges of the edges into each node (track keeps both).
+	nodes map[string]nodeRef
+	into  map[string][]int32
 }
 
 // sourceState is what the service knows of a source beyond the graph.
@@ -121,10 +128,17 @@ func newSession(id string) *session {
 		g:        &prov.Graph{ID: id, Sources: []prov.Source{}, Claims: []prov.Claim{}, Edges: []prov.Edge{}},
 		sources:  make(map[string]sourceState),
 		verdicts: make(map[edgeKey]claimtrace.Verdict),
+		nodes:    make(map[string]nodeRef),
+		into:     make(map[string][]int32),
 	}
 }
 
-// mutate returns the graph after o without changing the session.
+// mutate returns the graph after o without changing the session. An
+// operation that adds nodes and edges shares the session graph's lists,
+// appending past their ends: a graph taken earlier reads only up to its
+// own lengths, and what a graph never committed wrote there is written
+// over by the next. Revising and withdrawing change the lists in place, so
+// they copy the graph first.
 func (ss *session) mutate(o *op) (*prov.Graph, error) {
 	switch o.Kind {
 	case opOpen:
@@ -134,34 +148,38 @@ func (ss *session) mutate(o *op) (*prov.Graph, error) {
 	case opClose:
 		return ss.g, nil
 	case opSource:
-		g := ss.g.Clone()
+		g := *ss.g
 		g.Sources = append(g.Sources, o.Source.Source)
-		g.Conflicts = prov.MergeConflicts(g.Conflicts, o.Source.Conflicts...)
-		return g, nil
+		if len(o.Source.Conflicts) > 0 {
+			g.Conflicts = prov.MergeConflicts(g.Conflicts, o.Source.Conflicts...)
+		}
+		return &g, nil
 	case opReasoning:
-		g := ss.g.Clone()
+		g := *ss.g
 		g.Reasoning = append(g.Reasoning, o.Reasoning.Reasoning)
 		g.Edges = append(g.Edges, o.Reasoning.Edges...)
-		return g, nil
+		return &g, nil
 	case opClaim:
-		g := ss.g.Clone()
 		c := o.Claim.Claim
-		if o.Claim.Revise {
-			i := slices.IndexFunc(g.Claims, func(x prov.Claim) bool { return x.ID == c.ID })
-			if i < 0 {
-				return nil, fmt.Errorf("revise claim %q: %w", c.ID, claimtrace.ErrNotFound)
-			}
-			g.Claims[i] = c
-			g.Edges = slices.DeleteFunc(g.Edges, func(e prov.Edge) bool { return e.To == c.ID && e.Rel == prov.Supports })
-		} else {
+		if !o.Claim.Revise {
+			g := *ss.g
 			g.Claims = append(g.Claims, c)
+			g.Edges = append(g.Edges, o.Claim.Edges...)
+			return &g, nil
 		}
+		g := ss.g.Clone()
+		i := slices.IndexFunc(g.Claims, func(x prov.Claim) bool { return x.ID == c.ID })
+		if i < 0 {
+			return nil, fmt.Errorf("revise claim %q: %w", c.ID, claimtrace.ErrNotFound)
+		}
+		g.Claims[i] = c
+		g.Edges = slices.DeleteFunc(g.Edges, func(e prov.Edge) bool { return e.To == c.ID && e.Rel == prov.Supports })
 		g.Edges = append(g.Edges, o.Claim.Edges...)
 		return g, nil
 	case opEdge:
-		g := ss.g.Clone()
+		g := *ss.g
 		g.Edges = append(g.Edges, o.Edge.Edge)
-		return g, nil
+		return &g, nil
 	case opWithdraw:
 		g := ss.g.Clone()
 		i := slices.IndexFunc(g.Claims, func(x prov.Claim) bool { return x.ID == o.Withdraw })
@@ -205,6 +223,7 @@ func (ss *session) apply(o *op, g *prov.Graph) {
 	case opWithdraw:
 		ss.dropVerdicts(o.Withdraw)
 	}
+	ss.track(o, ss.g, g)
 	ss.g = g
 	ss.bytes += o.bytes()
 	ss.seq = o.Seq + 1
@@ -243,7 +262,7 @@ func replay(id string, units []store.Unit) (*session, error) {
 		if err != nil {
 			return nil, fmt.Errorf("session %s: stored operation %d: %w", id, o.Seq, err)
 		}
-		if o.Kind != opOpen && o.Kind != opClose {
+		if o.Kind != opOpen && o.Kind != opClose && !ss.quickValid(&o) {
 			if _, err := index(g); err != nil {
 				return nil, fmt.Errorf("session %s: stored operation %d: %w", id, o.Seq, err)
 			}

@@ -106,8 +106,12 @@ func (s *Service) AddSource(ctx context.Context, id string, in SourceInput) (*So
 		ss.mu.Unlock()
 		return nil, err
 	}
+	// The built-in detector compares the new source with the earlier ones
+	// through the session's index of their sentences (detectIndex); any
+	// other reads them all.
+	offline, indexed := s.detector.(prov.Offline)
 	var others []prov.SourceText
-	if s.detector != nil {
+	if s.detector != nil && !indexed {
 		for _, src := range ss.g.Sources {
 			if t := ss.sources[src.ID].text; t != "" {
 				others = append(others, prov.SourceText{ID: src.ID, Text: detectText(t)})
@@ -134,7 +138,7 @@ func (s *Service) AddSource(ctx context.Context, id string, in SourceInput) (*So
 	if so.Content == ContentExcerpt {
 		text = src.Excerpt
 	}
-	if s.detector != nil && text != "" && len(others) > 0 {
+	if s.detector != nil && !indexed && text != "" && len(others) > 0 {
 		found, err := s.detector.Detect(ctx, append(others, prov.SourceText{ID: newSourceID, Text: detectText(text)}))
 		if err != nil {
 			return nil, fmt.Errorf("add source: %w", err)
@@ -145,6 +149,10 @@ func (s *Service) AddSource(ctx context.Context, id string, in SourceInput) (*So
 			}
 		}
 	}
+	var analysed *prov.AnalysedText
+	if indexed && text != "" {
+		analysed = offline.Analyse(detectText(text)) // outside the session's lock
+	}
 
 	ss, err = s.writable(ctx, id)
 	if err != nil {
@@ -153,6 +161,17 @@ func (s *Service) AddSource(ctx context.Context, id string, in SourceInput) (*So
 	defer ss.mu.Unlock()
 	if src.ID == "" {
 		src.ID = ss.nextID("s")
+	}
+	var ix *prov.OfflineIndex
+	if analysed != nil {
+		// Under the lock, against every source recorded before this one,
+		// those recorded since the request came included.
+		if ix, err = ss.detectIndex(offline); err != nil {
+			return nil, fmt.Errorf("add source: %w", err)
+		}
+		if so.Conflicts, err = ix.Conflicts(ctx, newSourceID, analysed); err != nil {
+			return nil, fmt.Errorf("add source: %w", err)
+		}
 	}
 	for i := range so.Conflicts {
 		c := &so.Conflicts[i]
@@ -169,10 +188,16 @@ func (s *Service) AddSource(ctx context.Context, id string, in SourceInput) (*So
 	if err != nil {
 		return nil, err
 	}
-	if _, err := index(g); err != nil {
+	if err := s.validate(ss, o, g); err != nil {
 		return nil, fmt.Errorf("add source %q: %w", src.ID, err)
 	}
+	if ix != nil {
+		if err := ix.Add(src.ID, analysed); err != nil {
+			return nil, fmt.Errorf("add source: %w", err)
+		}
+	}
 	if err := s.commit(ctx, ss, o, g); err != nil {
+		ss.detect = nil // holds a source that is not recorded: built again when next needed
 		return nil, err
 	}
 	res := &SourceResult{Session: id, Source: ss.sourceView(src, false), Fetch: so.Fetch, Conflicts: so.Conflicts}
@@ -295,6 +320,26 @@ const maxDetectText = 16 << 10
 
 func detectText(t string) string { return cutUTF8(t, maxDetectText) }
 
+// detectIndex returns the session's index of its sources' texts for the
+// offline detector o, building it from the sources recorded so far when
+// the session has none yet (new, or replayed from the store): the texts
+// a source's conflicts are looked for in, as the detector would read them
+// all (every source with text, in the order recorded). ss.mu is held.
+func (ss *session) detectIndex(o prov.Offline) (*prov.OfflineIndex, error) {
+	if ss.detect == nil {
+		ix := o.NewIndex()
+		for _, src := range ss.g.Sources {
+			if t := ss.sources[src.ID].text; t != "" {
+				if err := ix.Add(src.ID, o.Analyse(detectText(t))); err != nil {
+					return nil, err
+				}
+			}
+		}
+		ss.detect = ix
+	}
+	return ss.detect, nil
+}
+
 // cutUTF8 returns the longest prefix of s of at most n bytes that ends on a
 // rune boundary.
 func cutUTF8(s string, n int) string {
@@ -313,8 +358,12 @@ func (ss *session) sourceView(src prov.Source, excerpt bool) SourceView {
 		src = full // src may come from an index without excerpts
 	}
 	st := ss.sources[src.ID]
+	words := st.words // the excerpt's, counted once
+	if st.content != ContentExcerpt {
+		words = prov.CountWords(st.text)
+	}
 	v := SourceView{ID: src.ID, URL: src.URL, DOI: src.DOI, Title: src.Title, Resolved: src.Resolved,
-		Content: st.content, Words: prov.CountWords(st.text), RetrievedAt: src.RetrievedAt}
+		Content: st.content, Words: words, RetrievedAt: src.RetrievedAt}
 	if v.Content == "" {
 		v.Content = ContentNone
 	}

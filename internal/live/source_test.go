@@ -84,6 +84,12 @@ func TestFetchedSources(t *testing.T) {
 			if !strings.Contains(res.Note, tt.note) || (tt.note == "") != (res.Note == "") {
 				t.Errorf("note %q, want one mentioning %q", res.Note, tt.note)
 			}
+			// Its words are those of the text claims are judged against:
+			// the excerpt, or the page's text; none without either.
+			text := svc.resident[sid].ss.sources[tt.in.ID].text
+			if want := prov.CountWords(text); res.Source.Words != want || tt.resolved != (want > 0) {
+				t.Errorf("%d words, want %d (of %q)", res.Source.Words, want, cutUTF8(text, 60))
+			}
 		})
 	}
 

@@ -95,16 +95,15 @@ type Index struct {
 
 // NewIndex analyses text and builds the window index.
 func NewIndex(text string, opt Options) *Index {
-	ix := &Index{text: text, opt: opt.withDefaults(), an: NewAnalyzer(), vocab: make(map[string]int32)}
+	// Sized for English text: a token every 6 bytes, a new indexed term
+	// every 40.
+	ix := &Index{text: text, opt: opt.withDefaults(), an: NewAnalyzer(), vocab: make(map[string]int32, len(text)/40+1),
+		toks: make([]Token, 0, len(text)/6+1)}
 	ix.sents = Sentences(text)
 	ix.sentTok = make([]int, len(ix.sents)+1)
 	for i, s := range ix.sents {
 		ix.sentTok[i] = len(ix.toks)
-		for _, t := range ix.an.Tokenize(text[s.Start:s.End]) {
-			t.Start += s.Start
-			t.End += s.Start
-			ix.toks = append(ix.toks, t)
-		}
+		ix.toks = ix.an.AppendTokens(ix.toks, text[s.Start:s.End], s.Start)
 	}
 	ix.sentTok[len(ix.sents)] = len(ix.toks)
 	ix.buildWindows()
@@ -118,9 +117,12 @@ func (ix *Index) buildWindows() {
 	if n == 0 {
 		return
 	}
-	// Term ids per sentence, so windows can be counted without maps.
-	sentIDs := make([][]int32, n)
+	// Term ids per sentence (those of sentence i are
+	// ids[idStart[i]:idStart[i+1]]), so windows are counted without maps.
+	ids := make([]int32, 0, len(ix.toks))
+	idStart := make([]int, n+1)
 	for i := range ix.sents {
+		idStart[i] = len(ids)
 		for _, t := range ix.toks[ix.sentTok[i]:ix.sentTok[i+1]] {
 			if !indexed(t) {
 				continue
@@ -131,9 +133,11 @@ func (ix *Index) buildWindows() {
 				ix.vocab[t.Term] = id
 				ix.postings = append(ix.postings, nil)
 			}
-			sentIDs[i] = append(sentIDs[i], id)
+			ids = append(ids, id)
 		}
 	}
+	idStart[n] = len(ids)
+	sentIDs := func(i int) []int32 { return ids[idStart[i]:idStart[i+1]] }
 	counts := make([]int32, len(ix.vocab))
 	var touched []int32
 	total := 0
@@ -147,7 +151,7 @@ func (ix *Index) buildWindows() {
 		length := 0
 		touched = touched[:0]
 		for s := first; s < last; s++ {
-			for _, id := range sentIDs[s] {
+			for _, id := range sentIDs(s) {
 				if counts[id] == 0 {
 					touched = append(touched, id)
 				}

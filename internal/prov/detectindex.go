@@ -1,0 +1,191 @@
+package prov
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/lexical"
+)
+
+// OfflineIndex holds the texts the offline detector has seen, analysed
+// and indexed by their sentences' content stems, so that a new text is
+// compared with all of them at the cost of its own sentences and of the
+// sentences it shares stems with: what a live session needs when every
+// new source is checked against the earlier ones, where running Detect
+// over all the texts again would cost the whole session each time.
+//
+// Its answer is exact: Conflicts(t) is what Detect over the indexed texts
+// followed by t finds between t and an indexed text, in the same order,
+// the candidate pairs chosen by the same rule (the same stems too common to
+// say anything, counted over all the sentences of the texts and t).
+//
+// An OfflineIndex is not safe for concurrent use.
+type OfflineIndex struct {
+	o     Offline
+	ids   []string
+	sents []analysed // sentences of the indexed texts, tokens dropped
+	post  map[string][]int32
+	// stems interns the indexed sentences' stems, which most share.
+	stems map[string]string
+	bytes int64 // estimated memory (Bytes)
+}
+
+// AnalysedText is one text analysed by the offline detector (Analyse),
+// to compare with an OfflineIndex and add to it.
+type AnalysedText struct {
+	o     Offline
+	sents []analysed
+}
+
+// NewIndex returns an empty index for the detector o.
+func (o Offline) NewIndex() *OfflineIndex {
+	return &OfflineIndex{o: o.withDefaults(), post: map[string][]int32{}, stems: map[string]string{}}
+}
+
+// Len is the number of texts in the index.
+func (x *OfflineIndex) Len() int { return len(x.ids) }
+
+// Bytes estimates the memory the index holds beyond the texts themselves:
+// its sentences' stems, the tokens of those compared, and posting lists.
+func (x *OfflineIndex) Bytes() int64 { return x.bytes }
+
+// Analyse splits text into sentences and analyses them as Detect would,
+// for an index of the same detector. It touches no index, so a text is
+// analysed outside the lock that guards one.
+func (o Offline) Analyse(text string) *AnalysedText {
+	o = o.withDefaults()
+	return &AnalysedText{o: o, sents: o.analyse([]SourceText{{Text: text}})}
+}
+
+// Conflicts returns the conflicts between t, the text of source id, and
+// the indexed texts: those Detect over the indexed texts followed by t
+// reports with t at one end, in its order (each with an indexed text as A
+// and id as B).
+func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText) ([]Conflict, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if t.o != x.o {
+		return nil, fmt.Errorf("detect contradictions: a text analysed with settings %+v compared with an index of %+v: %w", t.o, x.o, claimtrace.ErrInvalid)
+	}
+	if len(x.sents) == 0 || len(t.sents) == 0 {
+		return nil, nil
+	}
+	// A stem in more sentences than maxDF, counting t's, says nothing of
+	// the topic (candidates).
+	maxDF := max(24, (len(x.sents)+len(t.sents))/200)
+	inNew := map[string]int{}
+	for _, s := range t.sents {
+		for _, st := range s.stems {
+			inNew[st]++
+		}
+	}
+	count := make([]int32, len(x.sents))
+	var touched []int32
+	var pairs []candidate // indexed sentence, t's sentence
+	minShared, minOverlap := min(x.o.MinShared, x.o.NumberMinShared), min(x.o.MinOverlap, x.o.NumberMinOverlap)
+	for j := range t.sents {
+		if j%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		b := &t.sents[j]
+		for _, st := range b.stems {
+			p := x.post[st]
+			if len(p)+inNew[st] > maxDF {
+				continue
+			}
+			for _, i := range p {
+				if count[i] == 0 {
+					touched = append(touched, i)
+				}
+				count[i]++
+			}
+		}
+		for _, i := range touched {
+			if count[i] >= 2 || minShared <= 1 {
+				a := &x.sents[i]
+				shared := sharedStems(a.stems, b.stems)
+				union := len(a.stems) + len(b.stems) - shared
+				if shared >= minShared && float64(shared) >= minOverlap*float64(union) {
+					pairs = append(pairs, candidate{pair: [2]int32{i, int32(j)},
+						polarity: shared >= x.o.MinShared && float64(shared) >= x.o.MinOverlap*float64(union),
+						numbers:  shared >= x.o.NumberMinShared && float64(shared) >= x.o.NumberMinOverlap*float64(union)})
+				}
+			}
+			count[i] = 0
+		}
+		touched = touched[:0]
+	}
+	// Detect compares pairs in the order of their first sentence, then of
+	// their second: here an indexed sentence, then one of t's.
+	slices.SortFunc(pairs, func(p, q candidate) int {
+		return cmp.Or(cmp.Compare(p.pair[0], q.pair[0]), cmp.Compare(p.pair[1], q.pair[1]))
+	})
+	var out []Conflict
+	seen := make(map[[3]string]bool)
+	an := lexical.NewAnalyzer()
+	for _, p := range pairs {
+		// An indexed sentence compared once is likely compared again (it
+		// shares stems with the session's topic): it keeps its tokens.
+		a := &x.sents[p.pair[0]]
+		if a.toks == nil {
+			a.complete(an)
+			x.bytes += 64 * int64(len(a.toks))
+		}
+		b := &t.sents[p.pair[1]]
+		b.complete(an)
+		kind, entity := compare(a, b, p.polarity, p.numbers)
+		if kind == "" {
+			continue
+		}
+		c := Conflict{
+			A: x.ids[a.src], B: id, Entity: entity,
+			SnippetA: snippet(a.text), SnippetB: snippet(b.text),
+			Kind: kind, Detector: "offline",
+		}
+		k := [3]string{c.A, c.B, strings.ToLower(entity)}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// Add puts t, the text of source id, into the index after the texts
+// already there. Its sentences keep their stems and text, not their
+// tokens: few are ever compared, and Conflicts computes the tokens of
+// those (once). A text analysed with other settings than the index's is
+// refused.
+func (x *OfflineIndex) Add(id string, t *AnalysedText) error {
+	if t.o != x.o {
+		return fmt.Errorf("index a text analysed with settings %+v in an index of %+v: %w", t.o, x.o, claimtrace.ErrInvalid)
+	}
+	src := len(x.ids)
+	x.ids = append(x.ids, id)
+	x.bytes += int64(len(id)) + 16
+	for _, s := range t.sents {
+		i := int32(len(x.sents))
+		stems := make([]string, len(s.stems))
+		for k, st := range s.stems {
+			in, ok := x.stems[st]
+			if !ok {
+				in = st
+				x.stems[st] = st
+				x.bytes += int64(len(st)) + 48
+			}
+			stems[k] = in
+			x.post[in] = append(x.post[in], i)
+		}
+		x.sents = append(x.sents, analysed{src: src, text: s.text, stems: stems})
+		x.bytes += 96 + 20*int64(len(stems))
+	}
+	return nil
+}
