@@ -49,17 +49,23 @@ var amountRE = lazyregexp.New(`(?P<sign>[-−])?(?P<cur>[$€£])?(?P<lo>` + amo
 	`(?:\s?(?P<suf2>[KMBTk]|bn|mn)\b|\s(?i:(?P<scale>thousand|million|billion|trillion))\b)?` +
 	`(?:\s?(?P<unit>%|×|°\s?[CF]\b|℃|℉|(?i:percent|per cent|percentage points?|pp|-?fold|times|ms|milliseconds?|seconds?|minutes?|hours?|days?|weeks?|months?|years?|kb|mb|gb|tb|km|kg|x)\b))?`)
 
+// The numbers of amountRE's named groups, in the order they open:
+// constants, so that the expression is not compiled at start-up to look
+// them up (TestAmountGroups checks them against SubexpIndex).
+const (
+	reSign = iota + 1
+	reCur
+	reLo
+	reSuf1
+	reSpaced
+	reSign2
+	reHi
+	reSuf2
+	reScale
+	reUnit
+)
+
 var (
-	reSign   = amountRE.SubexpIndex("sign")
-	reCur    = amountRE.SubexpIndex("cur")
-	reLo     = amountRE.SubexpIndex("lo")
-	reSuf1   = amountRE.SubexpIndex("suf1")
-	reSpaced = amountRE.SubexpIndex("spaced")
-	reSign2  = amountRE.SubexpIndex("sign2")
-	reHi     = amountRE.SubexpIndex("hi")
-	reSuf2   = amountRE.SubexpIndex("suf2")
-	reScale  = amountRE.SubexpIndex("scale")
-	reUnit   = amountRE.SubexpIndex("unit")
 	reFoldNo = lazyregexp.New(`(?i)\b(two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred)(?:-|\s)?fold\b`)
 )
 

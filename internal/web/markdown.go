@@ -5,9 +5,9 @@ import (
 	"html"
 	"html/template"
 	"net/url"
-	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
@@ -18,6 +18,8 @@ import (
 	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 )
 
 // The report is Markdown written by a model: untrusted. It is rendered
@@ -38,9 +40,10 @@ import (
 // offsets and the claimed pieces wrapped (an <a> to the claim's panel, or
 // a <span> inside a link, since links do not nest).
 
-// markdownParser parses report Markdown (see above). Safe for concurrent
-// use.
-var markdownParser = newMarkdownParser()
+// markdownParser parses report Markdown (see above), built on first use
+// (every command of the binary would pay for it at start-up otherwise).
+// Safe for concurrent use.
+var markdownParser = sync.OnceValue(newMarkdownParser)
 
 func newMarkdownParser() parser.Parser {
 	// goldmark's defaults (parser.DefaultBlockParsers and
@@ -71,14 +74,14 @@ func newMarkdownParser() parser.Parser {
 }
 
 // reportPolicy is the allow-list every rendered page of a report passes
-// through.
-var reportPolicy = newReportPolicy()
+// through, built on first use.
+var reportPolicy = sync.OnceValue(newReportPolicy)
 
 // claimIDPattern and claimAnchorPattern match what checkClaimID allows, as
 // a data-claim value and an element id.
 var (
-	claimIDPattern     = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
-	claimAnchorPattern = regexp.MustCompile(`^claim-[A-Za-z0-9._:-]{1,64}$`)
+	claimIDPattern     = lazyregexp.New(`^[A-Za-z0-9._:-]{1,64}$`)
+	claimAnchorPattern = lazyregexp.New(`^claim-[A-Za-z0-9._:-]{1,64}$`)
 )
 
 func newReportPolicy() *bluemonday.Policy {
@@ -88,8 +91,8 @@ func newReportPolicy() *bluemonday.Policy {
 	p.AllowAttrs("start").Matching(bluemonday.Integer).OnElements("ol")
 	p.AllowAttrs("align").Matching(bluemonday.CellAlign).OnElements("th", "td")
 	p.AllowAttrs("class").Matching(bluemonday.SpaceSeparatedTokens).OnElements("a", "span", "code")
-	p.AllowAttrs("data-claim").Matching(claimIDPattern).OnElements("a", "span")
-	p.AllowAttrs("id").Matching(claimAnchorPattern).OnElements("a", "span")
+	p.AllowAttrs("data-claim").Matching(claimIDPattern.Regexp()).OnElements("a", "span")
+	p.AllowAttrs("id").Matching(claimAnchorPattern.Regexp()).OnElements("a", "span")
 	p.AllowAttrs("title").OnElements("a", "span")
 	p.AllowAttrs("href").OnElements("a")
 	p.AllowURLSchemes("http", "https", "mailto")
@@ -112,7 +115,7 @@ type renderedPage struct {
 // highlighted. spans must be clean (cleanSpans).
 func renderReport(text string, from, to int, spans []span, claims []claimRef) renderedPage {
 	src := []byte(text[from:to])
-	doc := markdownParser.Parse(text2reader(src))
+	doc := markdownParser().Parse(text2reader(src))
 	m := &marker{src: src, base: from, spans: spans, claims: claims, seen: map[int]bool{}, w: ghtml.DefaultWriter}
 	r := renderer.NewRenderer(renderer.WithNodeRenderers(
 		util.Prioritized(ghtml.NewRenderer(), 1000),
@@ -129,7 +132,7 @@ func renderReport(text string, from, to int, spans []span, claims []claimRef) re
 		buf.WriteString(html.EscapeString(string(src)))
 		buf.WriteString("</pre>")
 	}
-	return renderedPage{HTML: template.HTML(reportPolicy.SanitizeReader(&buf).Bytes()), Shown: m.seen}
+	return renderedPage{HTML: template.HTML(reportPolicy().SanitizeReader(&buf).Bytes()), Shown: m.seen}
 }
 
 // marker renders the text-bearing nodes of a report with its claims
