@@ -10,7 +10,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
@@ -326,20 +325,13 @@ func listsFigures(qs []lexical.Amount) bool {
 	return false
 }
 
-// notProse matches text that is not a statement: reference-list entries
-// ("[12] Smith, J.", "M. Saffman, T. G. Walker"), links and markup.
-var notProse = lazyregexp.New(`^\s*(?:\[\d+\]|\d+\.\s+[A-Z][a-z]+,|[-*#|>])|https?://|\]\(|\b[A-Z]\.\s?[A-Z]?\.?\s?[A-Z][a-z]+,.*\b[A-Z]\.\s?[A-Z][a-z]+|\|\s*\|`)
-
-// prose reports whether a sentence reads as a statement worth comparing.
-// The expression backtracks over the whole sentence, so it only runs on
-// sentences that hold what it needs to match: after leading space a
-// '[', a digit or one of -*#|>; "http"; "]("; a capital letter before a
-// '.'; or a '|'. Most sentences hold none of these.
+// prose reports whether a sentence reads as a statement worth comparing
+// (notProse, scan.go). notProse only runs on sentences that hold what it
+// needs to match: after leading space a '[', a digit or one of -*#|>;
+// "http"; "]("; a capital letter before a '.'; or a '|'. Most sentences
+// hold none of these.
 func prose(s string) bool {
-	if !mayBeNotProse(s) {
-		return true
-	}
-	return !notProse.MatchString(s)
+	return !mayBeNotProse(s) || !notProse(s)
 }
 
 // mayBeNotProse reports whether s holds something every match of

@@ -32,19 +32,6 @@ func TestProse(t *testing.T) {
 	}
 }
 
-// FuzzProse: the quick test in front of the expression never changes its
-// answer.
-func FuzzProse(f *testing.F) {
-	for _, tc := range proseCases {
-		f.Add(tc.s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := prose(s), !notProse.MatchString(s); got != want {
-			t.Fatalf("prose(%q) = %v, the expression says %v", s, got, want)
-		}
-	})
-}
-
 // TestAnalyseParallel: analysing many texts in parallel gives what one
 // pass gives, in the same order.
 func TestAnalyseParallel(t *testing.T) {
