@@ -151,8 +151,13 @@ func (o Offline) withDefaults() Offline {
 type analysed struct {
 	src   int
 	text  string
-	toks  []token  // nil until complete
+	toks  []token  // nil until complete, or until Analyse kept them
 	stems []string // sorted, unique content stems
+	// lex are lexical's tokens of text, kept with toks by Analyse for
+	// complete, which drops them.
+	lex []lexical.Token
+	// done is set by complete.
+	done bool
 	// scope[i] is true for the tokens of a negated scope; head[i] for the
 	// first content token of each scope.
 	scope, head []bool
@@ -227,7 +232,7 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 func (o Offline) analyse(texts []SourceText) []analysed {
 	workers := min(runtime.GOMAXPROCS(0), len(texts)/parallelTexts)
 	if workers <= 1 {
-		return o.analyseChunk(texts, 0)
+		return o.analyseChunk(texts, 0, false)
 	}
 	parts := make([][]analysed, workers)
 	var wg sync.WaitGroup
@@ -237,7 +242,7 @@ func (o Offline) analyse(texts []SourceText) []analysed {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parts[w] = o.analyseChunk(texts[from:to], from)
+			parts[w] = o.analyseChunk(texts[from:to], from, false)
 		}()
 	}
 	wg.Wait()
@@ -248,18 +253,27 @@ func (o Offline) analyse(texts []SourceText) []analysed {
 const parallelTexts = 2048
 
 // analyseChunk analyses texts, the first of which is texts[base] of the
-// whole list.
-func (o Offline) analyseChunk(texts []SourceText, base int) []analysed {
+// whole list. With keep, sentences keep their tokens for complete (a few
+// texts, most of whose sentences are compared).
+func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []analysed {
 	var out []analysed
 	an := lexical.NewAnalyzer()
 	intern := map[string]string{}
+	var ltoks []lexical.Token // reused unless kept
+	var toks []token
 	for si, t := range texts {
 		for _, s := range splitSentences(t.Text) {
 			text := t.Text[s.start:s.end]
 			if len(text) > 16*o.MaxWords || !prose(text) {
 				continue // far too long to be one statement, or not prose
 			}
-			toks := tokenize(text, an.Tokenize(text))
+			if keep {
+				ltoks = an.Tokenize(text)
+				toks = make([]token, 0, len(ltoks))
+			} else {
+				ltoks = an.AppendTokens(ltoks[:0], text, 0)
+			}
+			toks = appendTokens(toks[:0], text, ltoks)
 			if len(toks) > o.MaxWords {
 				continue
 			}
@@ -280,7 +294,11 @@ func (o Offline) analyseChunk(texts []SourceText, base int) []analysed {
 			if len(stems) < min(o.MinShared, o.NumberMinShared) {
 				continue
 			}
-			out = append(out, analysed{src: base + si, text: text, stems: slices.Clip(stems)})
+			a := analysed{src: base + si, text: text, stems: slices.Clip(stems)}
+			if keep {
+				a.toks, a.lex = toks, ltoks
+			}
+			out = append(out, a)
 		}
 	}
 	return out
@@ -289,11 +307,15 @@ func (o Offline) analyseChunk(texts []SourceText, base int) []analysed {
 // complete computes a sentence's tokens, negated scopes, quantities,
 // whether it asserts, its years and its names, once.
 func (a *analysed) complete(an *lexical.Analyzer) {
-	if a.toks != nil {
+	if a.done {
 		return
 	}
-	ltoks := an.Tokenize(a.text)
-	a.toks = tokenize(a.text, ltoks)
+	ltoks := a.lex
+	if a.toks == nil {
+		ltoks = an.Tokenize(a.text)
+		a.toks = tokenize(a.text, ltoks)
+	}
+	a.lex, a.done = nil, true
 	a.scope, a.head = negationScopes(a.toks)
 	a.qty = quantities(a.text, ltoks, a.toks)
 	a.values = lexical.Quantities(a.text, ltoks)

@@ -32,6 +32,9 @@ type OfflineIndex struct {
 	// stems interns the indexed sentences' stems, which most share.
 	stems map[string]string
 	bytes int64 // estimated memory (Bytes)
+	// count is Conflicts' tally of stems shared with each indexed
+	// sentence, all zero between calls.
+	count []int32
 }
 
 // AnalysedText is one text analysed by the offline detector (Analyse),
@@ -58,7 +61,9 @@ func (x *OfflineIndex) Bytes() int64 { return x.bytes }
 // analysed outside the lock that guards one.
 func (o Offline) Analyse(text string) *AnalysedText {
 	o = o.withDefaults()
-	return &AnalysedText{o: o, sents: o.analyse([]SourceText{{Text: text}})}
+	// Its sentences keep their tokens: a new text's sentences are the
+	// ones Conflicts compares.
+	return &AnalysedText{o: o, sents: o.analyseChunk([]SourceText{{Text: text}}, 0, true)}
 }
 
 // Conflicts returns the conflicts between t, the text of source id, and
@@ -84,7 +89,10 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 			inNew[st]++
 		}
 	}
-	count := make([]int32, len(x.sents))
+	if len(x.count) < len(x.sents) {
+		x.count = make([]int32, len(x.sents)+len(x.sents)/2)
+	}
+	count := x.count
 	var touched []int32
 	var pairs []candidate // indexed sentence, t's sentence
 	minShared, minOverlap := min(x.o.MinShared, x.o.NumberMinShared), min(x.o.MinOverlap, x.o.NumberMinOverlap)
@@ -134,7 +142,7 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 		// An indexed sentence compared once is likely compared again (it
 		// shares stems with the session's topic): it keeps its tokens.
 		a := &x.sents[p.pair[0]]
-		if a.toks == nil {
+		if !a.done {
 			a.complete(an)
 			x.bytes += 64 * int64(len(a.toks))
 		}

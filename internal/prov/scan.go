@@ -291,6 +291,14 @@ func appendLabels(out [][2]string, s string) [][2]string {
 		if letterByte(c) != boundaryAt(s, i) {
 			continue
 		}
+		// A label is letters (ſ and K among them) before blanks, then a
+		// digit or a Roman numeral: the run of letters from i must end
+		// where a match's word would, and be followed so. Nothing in the
+		// run can start a match otherwise.
+		if e := letterRunEnd(s, i); !numberAfterBlanks(s, e) {
+			i = max(i, e-1) // e is i for a byte that is no ſ nor K
+			continue
+		}
 		for _, w := range labelWords {
 			if r, ok := labelAt(s, i, w); ok {
 				e, _ := foldPrefix(s, i, w)
@@ -305,6 +313,34 @@ func appendLabels(out [][2]string, s string) [][2]string {
 		}
 	}
 	return out
+}
+
+// letterRunEnd returns the end of the run of letters at i: ASCII
+// letters, ſ and K (the letters a label word may hold under folding).
+func letterRunEnd(s string, i int) int {
+	for i < len(s) {
+		switch {
+		case letterByte(s[i]):
+			i++
+		case strings.HasPrefix(s[i:], "ſ"):
+			i += len("ſ")
+		case strings.HasPrefix(s[i:], "\u212a"):
+			i += len("\u212a")
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// numberAfterBlanks reports whether at e come blanks, then a digit or one
+// of IVX in either case: what follows a label word.
+func numberAfterBlanks(s string, e int) bool {
+	q := e
+	for q < len(s) && spaceByte(s[q]) {
+		q++
+	}
+	return q > e && q < len(s) && (digitByte(s[q]) || strings.IndexByte("IVXivx", s[q]) >= 0)
 }
 
 // labelAt matches w\s+(\d{1,4}|[IVX]{1,4})\b at s[i:] under (?i) and
