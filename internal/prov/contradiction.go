@@ -261,8 +261,11 @@ func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []analyse
 	intern := map[string]string{}
 	var ltoks []lexical.Token // reused unless kept
 	var toks []token
+	var buf []string // a sentence's stems, then copied
 	for si, t := range texts {
-		for _, s := range splitSentences(t.Text) {
+		sents := splitSentences(t.Text)
+		out = slices.Grow(out, len(sents))
+		for _, s := range sents {
 			text := t.Text[s.start:s.end]
 			if len(text) > 16*o.MaxWords || !prose(text) {
 				continue // far too long to be one statement, or not prose
@@ -277,24 +280,26 @@ func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []analyse
 			if len(toks) > o.MaxWords {
 				continue
 			}
-			var stems []string
+			buf = buf[:0]
 			for _, tk := range toks {
 				if tk.stem == "" {
 					continue
 				}
-				st, ok := intern[tk.stem]
+				st, ok := tk.stem, keep // a few texts' stems are not worth interning
 				if !ok {
-					st = tk.stem
-					intern[st] = st
+					if st, ok = intern[tk.stem]; !ok {
+						st = tk.stem
+						intern[st] = st
+					}
 				}
-				stems = append(stems, st)
+				buf = append(buf, st)
 			}
-			slices.Sort(stems)
-			stems = slices.Compact(stems)
-			if len(stems) < min(o.MinShared, o.NumberMinShared) {
+			slices.Sort(buf)
+			buf = slices.Compact(buf)
+			if len(buf) < min(o.MinShared, o.NumberMinShared) {
 				continue
 			}
-			a := analysed{src: base + si, text: text, stems: slices.Clip(stems)}
+			a := analysed{src: base + si, text: text, stems: slices.Clone(buf)}
 			if keep {
 				a.toks, a.lex = toks, ltoks
 			}
