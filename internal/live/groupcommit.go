@@ -2,6 +2,8 @@ package live
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"sync"
 
 	"github.com/claimtrace/claimtrace/internal/store"
@@ -65,28 +67,39 @@ func (g *groupCommit) put(ctx context.Context, u store.Unit) error {
 	batch := g.queue
 	g.queue = nil
 	g.mu.Unlock()
-	errs := g.write(context.WithoutCancel(ctx), batch)
-	var mine error
+	errs := make([]error, len(batch))
+	for i := range errs {
+		errs[i] = errWriteInterrupted
+	}
+	// Even when the write panics, every put of the batch gets its answer
+	// and the lead passes on: a queue left waiting would stop every session.
+	defer g.handOff(q, batch, errs)
+	g.write(context.WithoutCancel(ctx), batch, errs)
+	return errs[slices.Index(batch, q)]
+}
+
+// errWriteInterrupted answers the puts of a batch whose write panicked.
+var errWriteInterrupted = errors.New("the store's write was interrupted")
+
+// handOff gives the puts of batch other than q, the leader's, their
+// outcome, then the lead to the first put queued meanwhile, if any.
+func (g *groupCommit) handOff(q *queuedUnit, batch []*queuedUnit, errs []error) {
 	for i, b := range batch {
-		if b == q {
-			mine = errs[i]
-		} else {
+		if b != q {
 			b.done <- putOutcome{err: errs[i]}
 		}
 	}
 	g.mu.Lock()
+	defer g.mu.Unlock()
 	if len(g.queue) > 0 {
 		g.queue[0].done <- putOutcome{lead: true}
 	} else {
 		g.writing = false
 	}
-	g.mu.Unlock()
-	return mine
 }
 
-// write stores a batch and returns each unit's error.
-func (g *groupCommit) write(ctx context.Context, batch []*queuedUnit) []error {
-	errs := make([]error, len(batch))
+// write stores a batch, setting errs[i] to the outcome of batch[i].
+func (g *groupCommit) write(ctx context.Context, batch []*queuedUnit, errs []error) {
 	units := make([]store.Unit, len(batch))
 	for i, b := range batch {
 		units[i] = b.u
@@ -96,10 +109,9 @@ func (g *groupCommit) write(ctx context.Context, batch []*queuedUnit) []error {
 		for i := range errs {
 			errs[i] = err
 		}
-		return errs
+		return
 	}
 	for i, u := range units {
 		errs[i] = g.st.PutUnit(ctx, u)
 	}
-	return errs
 }

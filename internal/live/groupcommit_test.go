@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/claimtrace/claimtrace/internal/store"
 	"github.com/claimtrace/claimtrace/internal/store/storetest"
@@ -83,7 +84,8 @@ func TestGroupCommitFailsOneUnit(t *testing.T) {
 	for i, run := range []string{"good", "no-such-run", "good"} {
 		batch = append(batch, &queuedUnit{u: store.Unit{Run: run, Kind: OpUnit, Key: opKey(i), Status: store.StatusDone, Data: []byte(`{}`)}})
 	}
-	errs := g.write(ctx, batch)
+	errs := make([]error, len(batch))
+	g.write(ctx, batch, errs)
 	if errs[0] != nil || errs[2] != nil {
 		t.Errorf("the good units failed: %v, %v", errs[0], errs[2])
 	}
@@ -93,5 +95,31 @@ func TestGroupCommitFailsOneUnit(t *testing.T) {
 	us, err := st.Units(ctx, "good", OpUnit)
 	if err != nil || len(us) != 2 {
 		t.Errorf("%d good units stored (%v), want 2", len(us), err)
+	}
+}
+
+// TestGroupCommitSurvivesPanic: a write that panics (here a store that is
+// not there) leaves the queue free: the next put is written, or panics,
+// instead of waiting for ever.
+func TestGroupCommitSurvivesPanic(t *testing.T) {
+	g := &groupCommit{}
+	u := store.Unit{Run: "r", Kind: OpUnit, Key: opKey(0), Status: store.StatusDone, Data: []byte(`{}`)}
+	for attempt := range 2 {
+		done := make(chan any, 1)
+		go func() {
+			defer func() { done <- recover() }()
+			g.put(context.Background(), u)
+		}()
+		select {
+		case p := <-done:
+			if p == nil {
+				t.Fatalf("put %d without a store did not panic", attempt)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("put %d waits for ever after a write panicked", attempt)
+		}
+	}
+	if g.writing || len(g.queue) > 0 {
+		t.Errorf("after the panics: writing %v, %d queued; want idle", g.writing, len(g.queue))
 	}
 }
