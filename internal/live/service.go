@@ -80,6 +80,7 @@ type Options struct {
 // use; operations on one session are serialized.
 type Service struct {
 	st       *store.Store
+	writes   *groupCommit // operations, stored with other sessions'
 	judge    Judge
 	fetcher  Fetcher
 	detector prov.Detector
@@ -129,7 +130,7 @@ func New(opts Options) (*Service, error) {
 		now = time.Now
 	}
 	return &Service{
-		st: opts.Store, judge: j, fetcher: opts.Fetcher, detector: opts.Detector, tau: tau,
+		st: opts.Store, writes: &groupCommit{st: opts.Store}, judge: j, fetcher: opts.Fetcher, detector: opts.Detector, tau: tau,
 		now:      func() time.Time { return now().UTC() },
 		log:      opts.Logger,
 		limits:   opts.Limits.orDefault(),
@@ -359,7 +360,7 @@ func (s *Service) commit(ctx context.Context, ss *session, o *op, g *prov.Graph)
 		return fmt.Errorf("session %s: encode %s: %w", ss.id, o.Kind, err)
 	}
 	u := store.Unit{Run: runID(ss.id), Kind: OpUnit, Key: opKey(o.Seq), Status: store.StatusDone, Data: data}
-	if err := s.st.PutUnit(ctx, u); err != nil {
+	if err := s.writes.put(ctx, u); err != nil {
 		return fmt.Errorf("session %s: record %s: %w", ss.id, o.Kind, err)
 	}
 	ss.apply(o, g)

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
@@ -100,23 +99,11 @@ func alignmentOf(text string, toks []token) alignment {
 	slices.Sort(al.words)
 	al.words = slices.Compact(al.words)
 	al.shareOf = shareComplement(text, toks)
-	for _, m := range idPattern.FindAllStringSubmatch(text, -1) {
-		al.ids = append(al.ids, [2]string{strings.ToLower(m[1]), strings.ToLower(m[2])})
-	}
-	for _, m := range labelPattern.FindAllStringSubmatch(text, -1) {
-		al.ids = append(al.ids, [2]string{strings.ToLower(m[1]), strings.ToLower(m[2])})
-	}
+	// Words glued to a number ("GPT-4", "COP26"), then labels with their
+	// number ("phase 3", "stage II"): scan.go.
+	al.ids = appendLabels(appendIDs(al.ids, text), text)
 	return al
 }
-
-var (
-	// idPattern matches a word glued to a number by a hyphen or written
-	// into it: "top-1", "GPT-4", "COVID-19", "COP26", "recall@20".
-	idPattern = lazyregexp.New(`\b([A-Za-z]{2,})(?:-|@)?(\d{1,4})\b`)
-	// labelPattern matches the nouns that number things rather than
-	// count them, with their number: "phase 3", "stage II", "Model 3".
-	labelPattern = lazyregexp.New(`(?i)\b(phase|stage|tier|level|grade|type|class|generation|gen|version|series|model|wave|round|cohort|arm|season|chapter|article|section|figure|table|cop|block|line|unit|reactor|terminal|runway|flight|route|lot)\s+(\d{1,4}|[IVX]{1,4})\b`)
-)
 
 // dayWords are the time frames of a day.
 var dayWords = lexical.WordSet(`monday tuesday wednesday thursday friday saturday sunday today yesterday tonight

@@ -10,7 +10,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/claimtrace/claimtrace/internal/lazyregexp"
 	"github.com/claimtrace/claimtrace/internal/lexical"
 )
 
@@ -152,8 +151,13 @@ func (o Offline) withDefaults() Offline {
 type analysed struct {
 	src   int
 	text  string
-	toks  []token  // nil until complete
+	toks  []token  // nil until complete, or until Analyse kept them
 	stems []string // sorted, unique content stems
+	// lex are lexical's tokens of text, kept with toks by Analyse for
+	// complete, which drops them.
+	lex []lexical.Token
+	// done is set by complete.
+	done bool
 	// scope[i] is true for the tokens of a negated scope; head[i] for the
 	// first content token of each scope.
 	scope, head []bool
@@ -228,7 +232,7 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 func (o Offline) analyse(texts []SourceText) []analysed {
 	workers := min(runtime.GOMAXPROCS(0), len(texts)/parallelTexts)
 	if workers <= 1 {
-		return o.analyseChunk(texts, 0)
+		return o.analyseChunk(texts, 0, false)
 	}
 	parts := make([][]analysed, workers)
 	var wg sync.WaitGroup
@@ -238,7 +242,7 @@ func (o Offline) analyse(texts []SourceText) []analysed {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parts[w] = o.analyseChunk(texts[from:to], from)
+			parts[w] = o.analyseChunk(texts[from:to], from, false)
 		}()
 	}
 	wg.Wait()
@@ -249,39 +253,57 @@ func (o Offline) analyse(texts []SourceText) []analysed {
 const parallelTexts = 2048
 
 // analyseChunk analyses texts, the first of which is texts[base] of the
-// whole list.
-func (o Offline) analyseChunk(texts []SourceText, base int) []analysed {
+// whole list. With keep, sentences keep their tokens for complete (a few
+// texts, most of whose sentences are compared).
+func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []analysed {
 	var out []analysed
 	an := lexical.NewAnalyzer()
 	intern := map[string]string{}
+	var ltoks []lexical.Token // reused unless kept
+	var toks []token
+	var buf []string // a sentence's stems, then copied
 	for si, t := range texts {
-		for _, s := range splitSentences(t.Text) {
+		sents := splitSentences(t.Text)
+		out = slices.Grow(out, len(sents))
+		for _, s := range sents {
 			text := t.Text[s.start:s.end]
 			if len(text) > 16*o.MaxWords || !prose(text) {
 				continue // far too long to be one statement, or not prose
 			}
-			toks := tokenize(text, an.Tokenize(text))
+			if keep {
+				ltoks = an.Tokenize(text)
+				toks = make([]token, 0, len(ltoks))
+			} else {
+				ltoks = an.AppendTokens(ltoks[:0], text, 0)
+			}
+			toks = appendTokens(toks[:0], text, ltoks)
 			if len(toks) > o.MaxWords {
 				continue
 			}
-			var stems []string
+			buf = buf[:0]
 			for _, tk := range toks {
 				if tk.stem == "" {
 					continue
 				}
-				st, ok := intern[tk.stem]
+				st, ok := tk.stem, keep // a few texts' stems are not worth interning
 				if !ok {
-					st = tk.stem
-					intern[st] = st
+					if st, ok = intern[tk.stem]; !ok {
+						st = tk.stem
+						intern[st] = st
+					}
 				}
-				stems = append(stems, st)
+				buf = append(buf, st)
 			}
-			slices.Sort(stems)
-			stems = slices.Compact(stems)
-			if len(stems) < min(o.MinShared, o.NumberMinShared) {
+			slices.Sort(buf)
+			buf = slices.Compact(buf)
+			if len(buf) < min(o.MinShared, o.NumberMinShared) {
 				continue
 			}
-			out = append(out, analysed{src: base + si, text: text, stems: slices.Clip(stems)})
+			a := analysed{src: base + si, text: text, stems: slices.Clone(buf)}
+			if keep {
+				a.toks, a.lex = toks, ltoks
+			}
+			out = append(out, a)
 		}
 	}
 	return out
@@ -290,11 +312,15 @@ func (o Offline) analyseChunk(texts []SourceText, base int) []analysed {
 // complete computes a sentence's tokens, negated scopes, quantities,
 // whether it asserts, its years and its names, once.
 func (a *analysed) complete(an *lexical.Analyzer) {
-	if a.toks != nil {
+	if a.done {
 		return
 	}
-	ltoks := an.Tokenize(a.text)
-	a.toks = tokenize(a.text, ltoks)
+	ltoks := a.lex
+	if a.toks == nil {
+		ltoks = an.Tokenize(a.text)
+		a.toks = tokenize(a.text, ltoks)
+	}
+	a.lex, a.done = nil, true
 	a.scope, a.head = negationScopes(a.toks)
 	a.qty = quantities(a.text, ltoks, a.toks)
 	a.values = lexical.Quantities(a.text, ltoks)
@@ -326,20 +352,13 @@ func listsFigures(qs []lexical.Amount) bool {
 	return false
 }
 
-// notProse matches text that is not a statement: reference-list entries
-// ("[12] Smith, J.", "M. Saffman, T. G. Walker"), links and markup.
-var notProse = lazyregexp.New(`^\s*(?:\[\d+\]|\d+\.\s+[A-Z][a-z]+,|[-*#|>])|https?://|\]\(|\b[A-Z]\.\s?[A-Z]?\.?\s?[A-Z][a-z]+,.*\b[A-Z]\.\s?[A-Z][a-z]+|\|\s*\|`)
-
-// prose reports whether a sentence reads as a statement worth comparing.
-// The expression backtracks over the whole sentence, so it only runs on
-// sentences that hold what it needs to match: after leading space a
-// '[', a digit or one of -*#|>; "http"; "]("; a capital letter before a
-// '.'; or a '|'. Most sentences hold none of these.
+// prose reports whether a sentence reads as a statement worth comparing
+// (notProse, scan.go). notProse only runs on sentences that hold what it
+// needs to match: after leading space a '[', a digit or one of -*#|>;
+// "http"; "]("; a capital letter before a '.'; or a '|'. Most sentences
+// hold none of these.
 func prose(s string) bool {
-	if !mayBeNotProse(s) {
-		return true
-	}
-	return !notProse.MatchString(s)
+	return !mayBeNotProse(s) || !notProse(s)
 }
 
 // mayBeNotProse reports whether s holds something every match of

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/lexical"
@@ -27,11 +28,23 @@ import (
 type OfflineIndex struct {
 	o     Offline
 	ids   []string
-	sents []analysed // sentences of the indexed texts, tokens dropped
+	sents []indexed // sentences of the indexed texts
 	post  map[string][]int32
 	// stems interns the indexed sentences' stems, which most share.
 	stems map[string]string
 	bytes int64 // estimated memory (Bytes)
+	// count is Conflicts' tally of stems shared with each indexed
+	// sentence, all zero between calls.
+	count []int32
+}
+
+// indexed is a sentence of an indexed text: its stems, and all the rest
+// of its analysis once it has been compared (complete).
+type indexed struct {
+	src   int
+	text  string
+	stems []string
+	full  *analysed
 }
 
 // AnalysedText is one text analysed by the offline detector (Analyse),
@@ -58,7 +71,9 @@ func (x *OfflineIndex) Bytes() int64 { return x.bytes }
 // analysed outside the lock that guards one.
 func (o Offline) Analyse(text string) *AnalysedText {
 	o = o.withDefaults()
-	return &AnalysedText{o: o, sents: o.analyse([]SourceText{{Text: text}})}
+	// Its sentences keep their tokens: a new text's sentences are the
+	// ones Conflicts compares.
+	return &AnalysedText{o: o, sents: o.analyseChunk([]SourceText{{Text: text}}, 0, true)}
 }
 
 // Conflicts returns the conflicts between t, the text of source id, and
@@ -84,7 +99,10 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 			inNew[st]++
 		}
 	}
-	count := make([]int32, len(x.sents))
+	if len(x.count) < len(x.sents) {
+		x.count = make([]int32, len(x.sents)+len(x.sents)/2)
+	}
+	count := x.count
 	var touched []int32
 	var pairs []candidate // indexed sentence, t's sentence
 	minShared, minOverlap := min(x.o.MinShared, x.o.NumberMinShared), min(x.o.MinOverlap, x.o.NumberMinOverlap)
@@ -109,9 +127,8 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 		}
 		for _, i := range touched {
 			if count[i] >= 2 || minShared <= 1 {
-				a := &x.sents[i]
-				shared := sharedStems(a.stems, b.stems)
-				union := len(a.stems) + len(b.stems) - shared
+				shared := sharedStems(x.sents[i].stems, b.stems)
+				union := len(x.sents[i].stems) + len(b.stems) - shared
 				if shared >= minShared && float64(shared) >= minOverlap*float64(union) {
 					pairs = append(pairs, candidate{pair: [2]int32{i, int32(j)},
 						polarity: shared >= x.o.MinShared && float64(shared) >= x.o.MinOverlap*float64(union),
@@ -133,11 +150,13 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 	for _, p := range pairs {
 		// An indexed sentence compared once is likely compared again (it
 		// shares stems with the session's topic): it keeps its tokens.
-		a := &x.sents[p.pair[0]]
-		if a.toks == nil {
-			a.complete(an)
-			x.bytes += 64 * int64(len(a.toks))
+		s := &x.sents[p.pair[0]]
+		if s.full == nil {
+			s.full = &analysed{src: s.src, text: s.text, stems: s.stems}
+			s.full.complete(an)
+			x.bytes += analysedBytes + 64*int64(len(s.full.toks))
 		}
+		a := s.full
 		b := &t.sents[p.pair[1]]
 		b.complete(an)
 		kind, entity := compare(a, b, p.polarity, p.numbers)
@@ -184,8 +203,12 @@ func (x *OfflineIndex) Add(id string, t *AnalysedText) error {
 			stems[k] = in
 			x.post[in] = append(x.post[in], i)
 		}
-		x.sents = append(x.sents, analysed{src: src, text: s.text, stems: stems})
-		x.bytes += 96 + 20*int64(len(stems))
+		x.sents = append(x.sents, indexed{src: src, text: s.text, stems: stems})
+		x.bytes += 64 + 20*int64(len(stems))
 	}
 	return nil
 }
+
+// analysedBytes is the size of an analysed sentence without the arrays
+// it points to.
+const analysedBytes = int64(unsafe.Sizeof(analysed{}))

@@ -3,6 +3,7 @@ package prov
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/claimtrace/claimtrace/internal/lexical"
 )
@@ -106,7 +107,11 @@ type token struct {
 // English sentences); a token records the punctuation before it (brk) and
 // capitals (caps).
 func tokenize(s string, toks []lexical.Token) []token {
-	out := make([]token, 0, len(toks))
+	return appendTokens(make([]token, 0, len(toks)), s, toks)
+}
+
+// appendTokens appends tokenize(s, toks) to out.
+func appendTokens(out []token, s string, toks []lexical.Token) []token {
 	prevEnd := 0
 	for _, t := range toks {
 		if t.Kind == lexical.CJK {
@@ -116,7 +121,7 @@ func tokenize(s string, toks []lexical.Token) []token {
 		prevEnd = t.End
 		orig := s[t.Start:t.End]
 		w := strings.ReplaceAll(strings.ToLower(orig), "’", "'")
-		caps := len(orig) > 1 && orig == strings.ToUpper(orig) && w != orig
+		caps := len(orig) > 1 && w != orig && upperCase(orig)
 		if base, ok := strings.CutSuffix(w, "n't"); ok && base != "" {
 			switch base {
 			case "ca":
@@ -131,6 +136,20 @@ func tokenize(s string, toks []lexical.Token) []token {
 		out = append(out, token{word: w, stem: stemOf(w, t.Term, t.Stop), pos: t.Start, brk: brk, caps: caps})
 	}
 	return out
+}
+
+// upperCase reports whether strings.ToUpper(s) == s, without building
+// the upper-case copy for ASCII text.
+func upperCase(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf:
+			return strings.ToUpper(s) == s
+		case 'a' <= c && c <= 'z':
+			return false
+		}
+	}
+	return true
 }
 
 // stemOf returns the stem of a content word (term is lexical's), or "" for

@@ -38,14 +38,16 @@ func (s *Store) EnsureRun(ctx context.Context, id, kind, params string) error {
 	return nil
 }
 
+// putUnitSQL stores a unit (PutUnit, PutUnits).
+const putUnitSQL = `INSERT INTO units (run_id, kind, key, status, data, error, attempts, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, 1, ?)
+		ON CONFLICT (run_id, kind, key) DO UPDATE SET status = excluded.status, data = excluded.data,
+			error = excluded.error, attempts = units.attempts + 1, updated_at = excluded.updated_at`
+
 // PutUnit stores u, replacing any earlier result for the same key and
 // counting the attempt.
 func (s *Store) PutUnit(ctx context.Context, u Unit) error {
-	_, err := s.exec(ctx, `INSERT INTO units (run_id, kind, key, status, data, error, attempts, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, 1, ?)
-		ON CONFLICT (run_id, kind, key) DO UPDATE SET status = excluded.status, data = excluded.data,
-			error = excluded.error, attempts = units.attempts + 1, updated_at = excluded.updated_at`,
-		u.Run, u.Kind, u.Key, u.Status, s.d.bytes(u.Data), cleanText(u.Err), s.now())
+	_, err := s.exec(ctx, putUnitSQL, u.Run, u.Kind, u.Key, u.Status, s.d.bytes(u.Data), cleanText(u.Err), s.now())
 	if err != nil {
 		return fmt.Errorf("put unit %s/%s: %w", u.Kind, u.Key, err)
 	}

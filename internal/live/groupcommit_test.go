@@ -1,0 +1,125 @@
+package live
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/claimtrace/claimtrace/internal/store"
+	"github.com/claimtrace/claimtrace/internal/store/storetest"
+)
+
+// TestGroupCommit: units put at once from many goroutines are all stored,
+// each once, whatever batches they went in; a put with a cancelled context
+// stores nothing.
+func TestGroupCommit(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t, storetest.SQLiteDSN(t))
+	const writers, each = 16, 40
+	for w := range writers {
+		if err := st.EnsureRun(ctx, fmt.Sprintf("run%d", w), RunKind, "{}"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &groupCommit{st: st}
+	var wg sync.WaitGroup
+	errs := make(chan error, writers*each)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				errs <- g.put(ctx, store.Unit{Run: fmt.Sprintf("run%d", w), Kind: OpUnit, Key: opKey(i), Status: store.StatusDone, Data: []byte(fmt.Sprintf(`{"w":%d,"i":%d}`, w, i))})
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for w := range writers {
+		us, err := st.Units(ctx, fmt.Sprintf("run%d", w), OpUnit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(us) != each {
+			t.Fatalf("run%d: %d units stored, want %d", w, len(us), each)
+		}
+		for i, u := range us {
+			if want := fmt.Sprintf(`{"w":%d,"i":%d}`, w, i); string(u.Data) != want || u.Attempts != 1 {
+				t.Errorf("run%d unit %s: %s, %d attempts; want %s once", w, u.Key, u.Data, u.Attempts, want)
+			}
+		}
+	}
+	if g.writing || len(g.queue) > 0 {
+		t.Errorf("after the puts: writing %v, %d queued; want idle", g.writing, len(g.queue))
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := g.put(cancelled, store.Unit{Run: "run0", Kind: OpUnit, Key: "late", Status: store.StatusDone, Data: []byte(`{}`)}); err == nil {
+		t.Error("a put with a cancelled context succeeded")
+	}
+	if _, ok, err := st.GetUnit(ctx, "run0", OpUnit, "late"); err != nil || ok {
+		t.Errorf("the cancelled put's unit: stored %v (%v)", ok, err)
+	}
+}
+
+// TestGroupCommitFailsOneUnit: a batch holding a unit that cannot be stored
+// (its run does not exist) fails that unit's put only; the others are
+// stored.
+func TestGroupCommitFailsOneUnit(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t, storetest.SQLiteDSN(t))
+	if err := st.EnsureRun(ctx, "good", RunKind, "{}"); err != nil {
+		t.Fatal(err)
+	}
+	g := &groupCommit{st: st}
+	var batch []*queuedUnit
+	for i, run := range []string{"good", "no-such-run", "good"} {
+		batch = append(batch, &queuedUnit{u: store.Unit{Run: run, Kind: OpUnit, Key: opKey(i), Status: store.StatusDone, Data: []byte(`{}`)}})
+	}
+	errs := make([]error, len(batch))
+	g.write(ctx, batch, errs)
+	if errs[0] != nil || errs[2] != nil {
+		t.Errorf("the good units failed: %v, %v", errs[0], errs[2])
+	}
+	if errs[1] == nil || !strings.Contains(errs[1].Error(), opKey(1)) {
+		t.Errorf("the unit of a missing run: %v, want an error naming it", errs[1])
+	}
+	us, err := st.Units(ctx, "good", OpUnit)
+	if err != nil || len(us) != 2 {
+		t.Errorf("%d good units stored (%v), want 2", len(us), err)
+	}
+}
+
+// TestGroupCommitSurvivesPanic: a write that panics (here a store that is
+// not there) leaves the queue free: the next put is written, or panics,
+// instead of waiting for ever.
+func TestGroupCommitSurvivesPanic(t *testing.T) {
+	g := &groupCommit{}
+	u := store.Unit{Run: "r", Kind: OpUnit, Key: opKey(0), Status: store.StatusDone, Data: []byte(`{}`)}
+	for attempt := range 2 {
+		done := make(chan any, 1)
+		go func() {
+			defer func() { done <- recover() }()
+			g.put(context.Background(), u)
+		}()
+		select {
+		case p := <-done:
+			if p == nil {
+				t.Fatalf("put %d without a store did not panic", attempt)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("put %d waits for ever after a write panicked", attempt)
+		}
+	}
+	if g.writing || len(g.queue) > 0 {
+		t.Errorf("after the panics: writing %v, %d queued; want idle", g.writing, len(g.queue))
+	}
+}
