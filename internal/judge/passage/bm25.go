@@ -265,8 +265,9 @@ func (ix *Index) RankTokens(query []Token, k int) []Passage {
 	}
 	bigrams, numbers := queryPhrases(query)
 	if len(bigrams) > 0 || len(numbers) > 0 {
+		got := make([]bool, len(bigrams)+len(numbers))
 		for _, w := range cands {
-			scores[w] += ix.boost(ix.windows[w], bigrams, numbers)
+			scores[w] += ix.boost(ix.windows[w], bigrams, numbers, got)
 		}
 		byScore(cands)
 	}
@@ -312,38 +313,55 @@ func Bigrams(toks []Token) []Bigram {
 	return out
 }
 
-func queryPhrases(query []Token) (map[Bigram]bool, map[string]bool) {
-	bigrams := make(map[Bigram]bool)
+// queryPhrases numbers the distinct bigrams and numbers of a query: a
+// window's boost counts the distinct ones it holds.
+func queryPhrases(query []Token) (map[Bigram]int, map[string]int) {
+	bigrams := make(map[Bigram]int)
 	for _, b := range Bigrams(query) {
-		bigrams[b] = true
+		bigrams[b] = len(bigrams)
 	}
-	numbers := make(map[string]bool)
+	numbers := make(map[string]int)
 	for _, t := range query {
-		if t.Kind == Number {
-			numbers[t.Term] = true
+		if _, ok := numbers[t.Term]; t.Kind == Number && !ok {
+			numbers[t.Term] = len(numbers)
 		}
 	}
 	return bigrams, numbers
 }
 
-func (ix *Index) boost(w window, bigrams map[Bigram]bool, numbers map[string]bool) float64 {
+// boost is the window's bonus for the query's bigrams and numbers it
+// holds; got is scratch space of len(bigrams)+len(numbers).
+func (ix *Index) boost(w window, bigrams map[Bigram]int, numbers map[string]int, got []bool) float64 {
+	clear(got)
+	gotB, gotN := got[:len(bigrams)], got[len(bigrams):]
 	toks := ix.toks[ix.sentTok[w.first]:ix.sentTok[w.last]]
-	gotB := make(map[Bigram]bool)
-	gotN := make(map[string]bool)
 	prev := ""
 	for _, t := range toks {
-		if t.Kind == Number && numbers[t.Term] {
-			gotN[t.Term] = true
+		if t.Kind == Number {
+			if k, ok := numbers[t.Term]; ok {
+				gotN[k] = true
+			}
 		}
 		if !t.Content() {
 			continue
 		}
 		if prev != "" {
-			if b := (Bigram{prev, t.Term}); bigrams[b] {
-				gotB[b] = true
+			if k, ok := bigrams[Bigram{prev, t.Term}]; ok {
+				gotB[k] = true
 			}
 		}
 		prev = t.Term
 	}
-	return max(ix.opt.BigramBoost, 0)*float64(len(gotB)) + max(ix.opt.NumberBoost, 0)*float64(len(gotN))
+	return max(ix.opt.BigramBoost, 0)*float64(count(gotB)) + max(ix.opt.NumberBoost, 0)*float64(count(gotN))
+}
+
+// count is the number of true values.
+func count(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }
