@@ -164,14 +164,18 @@ func bounded(text string, toks []passage.Token) bool {
 }
 
 // sentenceHits counts the claim's distinct content words and numbers in a
-// sentence.
+// sentence. The first token of a term decides: a term a sentence first
+// has as a stop word ("does") and later as a content word ("doe") is
+// not a hit.
 func sentenceHits(toks []passage.Token, ci *claimInfo) (hits, nums int) {
-	seen := make(map[string]bool, len(toks))
+	seen := ci.hitSeen
+	clear(seen)
 	for _, t := range toks {
-		if seen[t.Term] {
-			continue
+		k, ok := ci.hitIDs[t.Term]
+		if !ok || seen[k] {
+			continue // a term neither a claim word nor a claim number counts for nothing
 		}
-		seen[t.Term] = true
+		seen[k] = true
 		switch {
 		case t.Content() && ci.terms[t.Term]:
 			hits++

@@ -136,6 +136,10 @@ type claimInfo struct {
 	termIDs   []int32
 	entityIDs [][]int32
 	bigramIDs map[passage.Bigram]int32
+	// hitIDs numbers the claim's terms and numbers for sentenceHits;
+	// hitSeen is its scratch space, one flag an id.
+	hitIDs  map[string]int32
+	hitSeen []bool
 }
 
 // number gives the claim's terms, entity words and bigrams their ids.
@@ -163,6 +167,16 @@ func (ci *claimInfo) number() {
 	for k, b := range ci.bigrams {
 		ci.bigramIDs[b] = int32(k)
 	}
+	ci.hitIDs = make(map[string]int32, len(ci.terms))
+	for t := range ci.terms {
+		ci.hitIDs[t] = int32(len(ci.hitIDs))
+	}
+	for _, t := range ci.toks {
+		if _, ok := ci.hitIDs[t.Term]; t.Kind == passage.Number && !ok {
+			ci.hitIDs[t.Term] = int32(len(ci.hitIDs))
+		}
+	}
+	ci.hitSeen = make([]bool, len(ci.hitIDs))
 }
 
 // candidate holds the features of one ranked passage.

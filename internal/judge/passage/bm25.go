@@ -2,6 +2,7 @@ package passage
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -89,8 +90,11 @@ type Index struct {
 	sentTok  []int // tokens of sentence i are toks[sentTok[i]:sentTok[i+1]]
 	windows  []window
 	vocab    map[string]int32
-	postings [][]posting
-	avgLen   float64
+	// postings of term id are posts[postStart[id]:postStart[id+1]], in
+	// window order: one array for the source, not a slice a term.
+	posts     []posting
+	postStart []int32
+	avgLen    float64
 }
 
 // NewIndex analyses text and builds the window index.
@@ -131,7 +135,6 @@ func (ix *Index) buildWindows() {
 			if !ok {
 				id = int32(len(ix.vocab))
 				ix.vocab[t.Term] = id
-				ix.postings = append(ix.postings, nil)
 			}
 			ids = append(ids, id)
 		}
@@ -140,6 +143,14 @@ func (ix *Index) buildWindows() {
 	sentIDs := func(i int) []int32 { return ids[idStart[i]:idStart[i+1]] }
 	counts := make([]int32, len(ix.vocab))
 	var touched []int32
+	// Postings in window order with their term ids, then grouped by term
+	// (a counting sort, which keeps each term's windows in order).
+	type termPosting struct {
+		id int32
+		posting
+	}
+	flat := make([]termPosting, 0, 2*len(ids))
+	perTerm := make([]int32, len(ix.vocab)+1)
 	total := 0
 	// One window starts at every sentence until a window reaches the end.
 	for first := 0; first < n; first++ {
@@ -160,7 +171,8 @@ func (ix *Index) buildWindows() {
 			}
 		}
 		for _, id := range touched {
-			ix.postings[id] = append(ix.postings[id], posting{window: w, tf: counts[id]})
+			flat = append(flat, termPosting{id, posting{window: w, tf: counts[id]}})
+			perTerm[id+1]++
 			counts[id] = 0
 		}
 		ix.windows = append(ix.windows, window{first: first, last: last, length: length})
@@ -168,6 +180,16 @@ func (ix *Index) buildWindows() {
 		if last == n {
 			break
 		}
+	}
+	for id := range len(ix.vocab) {
+		perTerm[id+1] += perTerm[id]
+	}
+	ix.postStart = perTerm
+	ix.posts = make([]posting, len(flat))
+	next := slices.Clone(perTerm[:len(ix.vocab)])
+	for _, p := range flat {
+		ix.posts[next[p.id]] = p.posting
+		next[p.id]++
 	}
 	ix.avgLen = float64(total) / float64(len(ix.windows))
 	if ix.avgLen == 0 {
@@ -235,7 +257,7 @@ func (ix *Index) RankTokens(query []Token, k int) []Passage {
 		if !ok {
 			continue
 		}
-		ps := ix.postings[id]
+		ps := ix.posts[ix.postStart[id]:ix.postStart[id+1]]
 		df := float64(len(ps))
 		idf := math.Log(1 + (nw-df+0.5)/(df+0.5))
 		for _, p := range ps {
