@@ -82,14 +82,14 @@ type window struct {
 // citing that source against it. An Index memoizes stems and is not safe
 // for concurrent use.
 type Index struct {
-	text     string
-	opt      Options
-	an       *Analyzer
-	sents    []Span
-	toks     []Token
-	sentTok  []int // tokens of sentence i are toks[sentTok[i]:sentTok[i+1]]
-	windows  []window
-	vocab    map[string]int32
+	text    string
+	opt     Options
+	an      *Analyzer
+	sents   []Span
+	toks    []Token
+	sentTok []int // tokens of sentence i are toks[sentTok[i]:sentTok[i+1]]
+	windows []window
+	vocab   map[string]int32
 	// postings of term id are posts[postStart[id]:postStart[id+1]], in
 	// window order: one array for the source, not a slice a term.
 	posts     []posting
