@@ -94,7 +94,9 @@ type Index struct {
 	// window order: one array for the source, not a slice a term.
 	posts     []posting
 	postStart []int32
-	avgLen    float64
+	// tokID is the term id of each token, -1 for one not indexed.
+	tokID  []int32
+	avgLen float64
 }
 
 // NewIndex analyses text and builds the window index.
@@ -125,10 +127,13 @@ func (ix *Index) buildWindows() {
 	// ids[idStart[i]:idStart[i+1]]), so windows are counted without maps.
 	ids := make([]int32, 0, len(ix.toks))
 	idStart := make([]int, n+1)
+	ix.tokID = make([]int32, len(ix.toks))
 	for i := range ix.sents {
 		idStart[i] = len(ids)
-		for _, t := range ix.toks[ix.sentTok[i]:ix.sentTok[i+1]] {
+		for k := ix.sentTok[i]; k < ix.sentTok[i+1]; k++ {
+			t := ix.toks[k]
 			if !indexed(t) {
+				ix.tokID[k] = -1
 				continue
 			}
 			id, ok := ix.vocab[t.Term]
@@ -137,6 +142,7 @@ func (ix *Index) buildWindows() {
 				ix.vocab[t.Term] = id
 			}
 			ids = append(ids, id)
+			ix.tokID[k] = id
 		}
 	}
 	idStart[n] = len(ids)
@@ -285,7 +291,7 @@ func (ix *Index) RankTokens(query []Token, k int) []Passage {
 	if len(cands) > ix.opt.Rerank {
 		cands = cands[:ix.opt.Rerank]
 	}
-	bigrams, numbers := queryPhrases(query)
+	bigrams, numbers := ix.queryPhrases(query)
 	if len(bigrams) > 0 || len(numbers) > 0 {
 		got := make([]bool, len(bigrams)+len(numbers))
 		for _, w := range cands {
@@ -335,44 +341,62 @@ func Bigrams(toks []Token) []Bigram {
 	return out
 }
 
-// queryPhrases numbers the distinct bigrams and numbers of a query: a
-// window's boost counts the distinct ones it holds.
-func queryPhrases(query []Token) (map[Bigram]int, map[string]int) {
-	bigrams := make(map[Bigram]int)
+// queryPhrases numbers the distinct bigrams and numbers of a query that
+// occur in the source, by the term ids of the index: a window's boost
+// counts the distinct ones it holds. A bigram is keyed by bigramKey.
+func (ix *Index) queryPhrases(query []Token) (map[uint64]int, map[int32]int) {
+	bigrams := make(map[uint64]int)
 	for _, b := range Bigrams(query) {
-		bigrams[b] = len(bigrams)
+		a, okA := ix.vocab[b.A]
+		c, okB := ix.vocab[b.B]
+		if okA && okB {
+			bigrams[bigramKey(a, c)] = len(bigrams)
+		}
 	}
-	numbers := make(map[string]int)
+	numbers := make(map[int32]int)
 	for _, t := range query {
-		if _, ok := numbers[t.Term]; t.Kind == Number && !ok {
-			numbers[t.Term] = len(numbers)
+		if t.Kind != Number {
+			continue
+		}
+		if id, ok := ix.vocab[t.Term]; ok {
+			if _, dup := numbers[id]; !dup {
+				numbers[id] = len(numbers)
+			}
 		}
 	}
 	return bigrams, numbers
 }
 
+// bigramKey is the key of the bigram of term ids a, b.
+func bigramKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
+
 // boost is the window's bonus for the query's bigrams and numbers it
 // holds; got is scratch space of len(bigrams)+len(numbers).
-func (ix *Index) boost(w window, bigrams map[Bigram]int, numbers map[string]int, got []bool) float64 {
+func (ix *Index) boost(w window, bigrams map[uint64]int, numbers map[int32]int, got []bool) float64 {
 	clear(got)
 	gotB, gotN := got[:len(bigrams)], got[len(bigrams):]
-	toks := ix.toks[ix.sentTok[w.first]:ix.sentTok[w.last]]
-	prev := ""
-	for _, t := range toks {
+	from, to := ix.sentTok[w.first], ix.sentTok[w.last]
+	prev := int32(-1)
+	for k := from; k < to; k++ {
+		id := ix.tokID[k]
+		if id < 0 {
+			continue // neither a content word nor a number
+		}
+		t := &ix.toks[k]
 		if t.Kind == Number {
-			if k, ok := numbers[t.Term]; ok {
-				gotN[k] = true
+			if n, ok := numbers[id]; ok {
+				gotN[n] = true
 			}
 		}
 		if !t.Content() {
 			continue
 		}
-		if prev != "" {
-			if k, ok := bigrams[Bigram{prev, t.Term}]; ok {
-				gotB[k] = true
+		if prev >= 0 {
+			if n, ok := bigrams[bigramKey(prev, id)]; ok {
+				gotB[n] = true
 			}
 		}
-		prev = t.Term
+		prev = id
 	}
 	return max(ix.opt.BigramBoost, 0)*float64(count(gotB)) + max(ix.opt.NumberBoost, 0)*float64(count(gotN))
 }
