@@ -230,11 +230,11 @@ func extractHTML(p *Page) (*Content, error) {
 		rawTitle = title
 	}
 	c.Wall = detectWall(wallInput{
-		status:  p.Status,
-		title:   rawTitle,
-		text:    all,
-		main:    text,
-		markers: rawMarkers(body),
+		status: p.Status,
+		title:  rawTitle,
+		text:   all,
+		main:   text,
+		raw:    body,
 	})
 	return c, nil
 }
