@@ -46,6 +46,7 @@ func TestCleanText(t *testing.T) {
 		{"wide\u3000space \u2003here", "wide space here"},
 		{"bad \xff\xfe bytes", "bad \uFFFD bytes"},
 		{"a\n \u00a0 \nb", "a\n\nb"},
+		{"of the  big\t dog \n x y\u00e9 z", "of the big dog\nx y\u00e9 z"},
 	}
 	for _, tt := range tests {
 		if got := cleanText(tt.in); got != tt.want {

@@ -366,15 +366,22 @@ func cleanText(s string) string {
 	return b.String()
 }
 
-// textRun is the length of the text at the start of s up to the first
-// space (unicode.IsSpace), carriage return, zero-width space or byte order
-// mark.
+// textRun is the length of the text at the start of s that cleanText
+// copies as it is: up to the first space (unicode.IsSpace), carriage
+// return, zero-width space or byte order mark, past single spaces between
+// two ASCII characters ("of the").
 func textRun(s string) int {
 	for j := 0; j < len(s); {
 		c := s[j]
 		if c < utf8.RuneSelf {
 			switch c {
-			case '\n', '\r', ' ', '\t', '\f', '\v':
+			case ' ':
+				if j > 0 && j+1 < len(s) && plainASCII(s[j+1]) {
+					j += 2
+					continue
+				}
+				return j
+			case '\n', '\r', '\t', '\f', '\v':
 				return j
 			}
 			j++
@@ -387,6 +394,16 @@ func textRun(s string) int {
 		j += n
 	}
 	return len(s)
+}
+
+// plainASCII reports an ASCII byte that is neither space nor a carriage
+// return.
+func plainASCII(c byte) bool {
+	switch c {
+	case ' ', '\n', '\r', '\t', '\f', '\v':
+		return false
+	}
+	return c < utf8.RuneSelf
 }
 
 // collapseSpaces trims s and folds runs of horizontal space into one space.
