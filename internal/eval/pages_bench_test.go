@@ -155,7 +155,7 @@ type pagesFixture struct {
 // under other task ids past the 100 of them), a dataset with a task for
 // each whose ground truth is a third of the report's cited titles, and a
 // snapshot with a realistic page for every cited URL.
-func buildPagesFixture(b *testing.B, dir string, n int) pagesFixture {
+func buildPagesFixture(b testing.TB, dir string, n int) pagesFixture {
 	b.Helper()
 	src := sharedtest.Dir(b, "reports/onyx-drb/report_logs")
 	texts := scrapedPages(b)

@@ -230,11 +230,11 @@ func extractHTML(p *Page) (*Content, error) {
 		rawTitle = title
 	}
 	c.Wall = detectWall(wallInput{
-		status:  p.Status,
-		title:   rawTitle,
-		text:    all,
-		main:    text,
-		markers: rawMarkers(body),
+		status: p.Status,
+		title:  rawTitle,
+		text:   all,
+		main:   text,
+		raw:    body,
 	})
 	return c, nil
 }
@@ -308,6 +308,8 @@ func extractText(p *Page) (*Content, error) {
 
 // cleanText normalizes whitespace: no-break spaces become spaces, runs of
 // spaces and tabs collapse, lines are trimmed and blank lines collapse.
+// It reads s once: each line is collapseSpaces of it, and lines are
+// joined by one newline, or by two where blank lines stood between them.
 func cleanText(s string) string {
 	if s == "" {
 		return ""
@@ -315,24 +317,93 @@ func cleanText(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	var b strings.Builder
 	b.Grow(len(s))
-	blank := 0
-	for line := range strings.SplitSeq(s, "\n") {
-		line = collapseSpaces(line)
-		if line == "" {
-			blank++
+	// inLine: the current line has text; space: horizontal space since its
+	// last character; blank: the lines without text before it.
+	inLine, space, blank := false, false, 0
+	put := func(c string) {
+		switch {
+		case !inLine:
+			if b.Len() > 0 {
+				if blank > 0 {
+					b.WriteString("\n\n")
+				} else {
+					b.WriteByte('\n')
+				}
+			}
+			inLine, blank = true, 0
+		case space:
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteString(c)
+	}
+	for i := 0; i < len(s); {
+		if j := i + textRun(s[i:]); j > i {
+			put(s[i:j])
+			i = j
 			continue
 		}
-		if b.Len() > 0 {
-			if blank > 0 {
-				b.WriteString("\n\n")
-			} else {
-				b.WriteByte('\n')
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch c {
+			case '\n':
+				if !inLine {
+					blank++
+				}
+				inLine, space = false, false
+			case ' ', '\t', '\f', '\v':
+				space = true
 			}
+			continue // '\r' is dropped
 		}
-		blank = 0
-		b.WriteString(line)
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		if r != '\u200b' && r != '\ufeff' {
+			space = true // unicode.IsSpace(r), or textRun would have taken it
+		}
 	}
 	return b.String()
+}
+
+// textRun is the length of the text at the start of s that cleanText
+// copies as it is: up to the first space (unicode.IsSpace), carriage
+// return, zero-width space or byte order mark, past single spaces between
+// two ASCII characters ("of the").
+func textRun(s string) int {
+	for j := 0; j < len(s); {
+		c := s[j]
+		if c < utf8.RuneSelf {
+			switch c {
+			case ' ':
+				if j > 0 && j+1 < len(s) && plainASCII(s[j+1]) {
+					j += 2
+					continue
+				}
+				return j
+			case '\n', '\r', '\t', '\f', '\v':
+				return j
+			}
+			j++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if r == '\u200b' || r == '\ufeff' || unicode.IsSpace(r) {
+			return j
+		}
+		j += n
+	}
+	return len(s)
+}
+
+// plainASCII reports an ASCII byte that is neither space nor a carriage
+// return.
+func plainASCII(c byte) bool {
+	switch c {
+	case ' ', '\n', '\r', '\t', '\f', '\v':
+		return false
+	}
+	return c < utf8.RuneSelf
 }
 
 // collapseSpaces trims s and folds runs of horizontal space into one space.

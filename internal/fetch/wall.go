@@ -10,11 +10,11 @@ import (
 
 // wallInput is what wall detection looks at.
 type wallInput struct {
-	status  int
-	title   string // the page's own title
-	text    string // all visible text
-	main    string // the extracted main text
-	markers botMarkers
+	status int
+	title  string // the page's own title
+	text   string // all visible text
+	main   string // the extracted main text
+	raw    []byte // the raw HTML, read for challenge markers; nil for text
 }
 
 // Word counts under which a page is short enough for a phrase to be its
@@ -98,10 +98,17 @@ func detectWall(in wallInput) string {
 	words := wordCountUpTo(in.text, paywallPage)
 	mainWords := wordCountUpTo(in.main, paywallPage)
 
+	// Markers count only on short pages: the raw HTML is not searched on
+	// long ones.
+	var markers botMarkers
+	if words < max(markerPage, shortPage) {
+		markers = rawMarkers(in.raw)
+	}
+
 	switch {
-	case in.markers.strong && words < markerPage:
+	case markers.strong && words < markerPage:
 		return WallBot
-	case in.markers.weak && words < shortPage:
+	case markers.weak && words < shortPage:
 		return WallBot
 	case words < shortPage && (containsAny(title, botTitlePhrases) || containsAny(text, botTextPhrases)):
 		return WallBot

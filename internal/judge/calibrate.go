@@ -178,7 +178,7 @@ func analyzePairs(ctx context.Context, pairs []labels.Pair, window, workers int)
 	g.SetLimit(concurrency(workers))
 	for _, idx := range groupByEvidence(pairs) {
 		g.Go(func() error {
-			ix := passage.NewIndex(pairs[idx[0]].Evidence, j.opt)
+			ix := newSourceIndex(passage.NewIndex(pairs[idx[0]].Evidence, j.opt))
 			for _, i := range idx {
 				if err := gctx.Err(); err != nil {
 					return fmt.Errorf("calibrate: %w", err)

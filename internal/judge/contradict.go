@@ -50,7 +50,7 @@ func (c conflict) String() string {
 // something else as often as not. The sentence with most claim words
 // wins, then the one with most claim numbers, then the earliest, so the
 // result does not depend on the order of the passages.
-func (j *Offline) findConflict(ix *passage.Index, ci *claimInfo, ps []passage.Passage) conflict {
+func (j *Offline) findConflict(ix *sourceIndex, ci *claimInfo, ps []passage.Passage) conflict {
 	best, bestHits, bestNums := -1, 0, 0
 	for _, p := range ps {
 		for s := p.First; s < p.Last; s++ {
@@ -73,8 +73,9 @@ func (j *Offline) findConflict(ix *passage.Index, ci *claimInfo, ps []passage.Pa
 	// states, or rivals with a quantity of the same kind, is a word it
 	// repeats ("six hours" / "four hours").
 	qHits := 0
+	var ev []quantity
 	if len(ci.quantities) > 0 {
-		ev := sentenceQuantities(src, toks)
+		ev = ix.quantities(toks)
 		for _, q := range ci.quantities {
 			if slices.ContainsFunc(ev, func(e quantity) bool { return lexical.Agree(q, e) || lexical.SameKind(q, e) }) {
 				qHits++
@@ -84,7 +85,7 @@ func (j *Offline) findConflict(ix *passage.Index, ci *claimInfo, ps []passage.Pa
 	cover := func(extra int) float64 {
 		return math.Min(1, ratio(bestHits+qHits+extra, len(ci.terms)+len(ci.quantities)))
 	}
-	if d := numberConflict(ci, src, toks); d != "" {
+	if d := numberConflict(ci, src, toks, ev); d != "" {
 		c.kind, c.detail, c.cover = conflictNumber, d, cover(0)
 		return c
 	}
@@ -163,14 +164,18 @@ func bounded(text string, toks []passage.Token) bool {
 }
 
 // sentenceHits counts the claim's distinct content words and numbers in a
-// sentence.
+// sentence. The first token of a term decides: a term a sentence first
+// has as a stop word ("does") and later as a content word ("doe") is
+// not a hit.
 func sentenceHits(toks []passage.Token, ci *claimInfo) (hits, nums int) {
-	seen := make(map[string]bool, len(toks))
+	seen := ci.hitSeen
+	clear(seen)
 	for _, t := range toks {
-		if seen[t.Term] {
-			continue
+		k, ok := ci.hitIDs[t.Term]
+		if !ok || seen[k] {
+			continue // a term neither a claim word nor a claim number counts for nothing
 		}
-		seen[t.Term] = true
+		seen[k] = true
 		switch {
 		case t.Content() && ci.terms[t.Term]:
 			hits++
@@ -271,11 +276,12 @@ func clauses(src string, toks []passage.Token) [][]passage.Token {
 // capped at 28 cents"). Clauses here are split at semicolons and contrast
 // words only (majorClauses): a comma often sets off the number itself
 // ("Half of the samples, 50 out of 100, tested positive").
-func numberConflict(ci *claimInfo, src string, toks []passage.Token) string {
+//
+// ev are the sentence's quantities (sentenceQuantities(src, toks)).
+func numberConflict(ci *claimInfo, src string, toks []passage.Token, ev []quantity) string {
 	if len(ci.quantities) == 0 {
 		return ""
 	}
-	ev := sentenceQuantities(src, toks)
 	claimSpans := majorClauses(ci.text, ci.toks)
 	for qi, q := range ci.quantities {
 		if lexical.StatedIn(q, ev, true) || overlapsRange(ci.quantities, qi, ev) || timeFrame(ci.text, ci.toks, q) || rate(ci.text, ci.toks, q) {

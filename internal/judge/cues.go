@@ -22,12 +22,23 @@ var (
 )
 
 // cleanClaim removes citation markers, links and URLs from a claim.
+// An expression runs only on a claim holding the text every match of it
+// holds ("](" for a markdown link, "<|" for a placeholder): most claims
+// have none of them.
 func cleanClaim(s string) string {
-	s = markdownCiteRE.ReplaceAllString(s, " ")
-	s = markdownLinkRE.ReplaceAllString(s, "$1")
-	s = bracketCiteRE.ReplaceAllString(s, " ")
-	s = urlRE.ReplaceAllString(s, " ")
-	s = placeholderRE.ReplaceAllString(s, " ")
+	if strings.Contains(s, "](") {
+		s = markdownCiteRE.ReplaceAllString(s, " ")
+		s = markdownLinkRE.ReplaceAllString(s, "$1")
+	}
+	if strings.ContainsAny(s, "[【") {
+		s = bracketCiteRE.ReplaceAllString(s, " ")
+	}
+	if strings.Contains(s, "http") {
+		s = urlRE.ReplaceAllString(s, " ")
+	}
+	if strings.Contains(s, "<|") {
+		s = placeholderRE.ReplaceAllString(s, " ")
+	}
 	return s
 }
 

@@ -107,7 +107,7 @@ func (j *Offline) Judge(ctx context.Context, claim, source string) (claimtrace.V
 // once. Verdicts are in the order of claims; their URL is left for the
 // caller. Evidence is always a verbatim substring of source.
 func (j *Offline) JudgeSource(ctx context.Context, source string, claims []string) ([]claimtrace.Verdict, error) {
-	ix := passage.NewIndex(source, j.opt)
+	ix := newSourceIndex(passage.NewIndex(source, j.opt))
 	out := make([]claimtrace.Verdict, len(claims))
 	for i, c := range claims {
 		if err := ctx.Err(); err != nil {
@@ -128,6 +128,55 @@ type claimInfo struct {
 	entities   [][]string
 	quantities []quantity
 	negated    bool
+	// vocab numbers the claim's terms and the words of its entities, so
+	// a passage is read against the claim without a set of its own
+	// words: termIDs are the ids of terms, entityIDs those of each entity's
+	// words, bigramIDs number the bigrams.
+	vocab     map[string]int32
+	termIDs   []int32
+	entityIDs [][]int32
+	bigramIDs map[passage.Bigram]int32
+	// hitIDs numbers the claim's terms and numbers for sentenceHits;
+	// hitSeen is its scratch space, one flag an id.
+	hitIDs  map[string]int32
+	hitSeen []bool
+}
+
+// number gives the claim's terms, entity words and bigrams their ids.
+func (ci *claimInfo) number() {
+	ci.vocab = make(map[string]int32, len(ci.terms))
+	id := func(t string) int32 {
+		k, ok := ci.vocab[t]
+		if !ok {
+			k = int32(len(ci.vocab))
+			ci.vocab[t] = k
+		}
+		return k
+	}
+	for t := range ci.terms {
+		ci.termIDs = append(ci.termIDs, id(t))
+	}
+	for _, e := range ci.entities {
+		ids := make([]int32, len(e))
+		for k, t := range e {
+			ids[k] = id(t)
+		}
+		ci.entityIDs = append(ci.entityIDs, ids)
+	}
+	ci.bigramIDs = make(map[passage.Bigram]int32, len(ci.bigrams))
+	for k, b := range ci.bigrams {
+		ci.bigramIDs[b] = int32(k)
+	}
+	ci.hitIDs = make(map[string]int32, len(ci.terms))
+	for t := range ci.terms {
+		ci.hitIDs[t] = int32(len(ci.hitIDs))
+	}
+	for _, t := range ci.toks {
+		if _, ok := ci.hitIDs[t.Term]; t.Kind == passage.Number && !ok {
+			ci.hitIDs[t.Term] = int32(len(ci.hitIDs))
+		}
+	}
+	ci.hitSeen = make([]bool, len(ci.hitIDs))
 }
 
 // candidate holds the features of one ranked passage.
@@ -154,7 +203,7 @@ type features struct {
 	conflictSpan passage.Span
 }
 
-func (j *Offline) analyze(ix *passage.Index, raw string) features {
+func (j *Offline) analyze(ix *sourceIndex, raw string) features {
 	ci := j.readClaim(ix, raw)
 	f := features{terms: len(ci.terms), bigrams: len(ci.bigrams), entities: len(ci.entities), numbers: len(ci.quantities)}
 	if strings.TrimSpace(ix.Text()) == "" || ix.Terms() < j.cal.MinSourceTerms {
@@ -181,7 +230,7 @@ func (j *Offline) analyze(ix *passage.Index, raw string) features {
 	return f
 }
 
-func (j *Offline) readClaim(ix *passage.Index, raw string) claimInfo {
+func (j *Offline) readClaim(ix *sourceIndex, raw string) claimInfo {
 	text := cleanClaim(raw)
 	ci := claimInfo{text: text, toks: ix.Tokenize(text), terms: make(map[string]bool)}
 	ci.quantities = sentenceQuantities(text, ci.toks)
@@ -202,48 +251,56 @@ func (j *Offline) readClaim(ix *passage.Index, raw string) claimInfo {
 	ci.bigrams = passage.Bigrams(ci.toks)
 	ci.entities = entities(text, ci.toks)
 	ci.negated = negated(text, ci.toks)
+	ci.number()
 	return ci
 }
 
 // inspect computes the features of passage p for the claim.
-func (j *Offline) inspect(ix *passage.Index, ci *claimInfo, p passage.Passage) candidate {
-	src := ix.Text()
+func (j *Offline) inspect(ix *sourceIndex, ci *claimInfo, p passage.Passage) candidate {
 	c := candidate{p: p}
 	toks := ix.PassageTokens(p)
-	have := make(map[string]bool, len(toks))
-	hasBigram := make(map[passage.Bigram]bool)
+	// have[k]: the claim word of id k occurs in the passage (stop words
+	// too: entities such as "WHO"); hasBigram[k]: its bigram k does.
+	have := make([]bool, len(ci.vocab)+len(ci.bigrams))
+	hasBigram := have[len(ci.vocab):]
 	prev := ""
 	for _, t := range toks {
 		if t.Kind != passage.Number {
-			have[t.Term] = true // stop words too: entities such as "WHO"
+			if k, ok := ci.vocab[t.Term]; ok {
+				have[k] = true
+			}
 		}
 		if t.Content() {
 			if prev != "" {
-				hasBigram[passage.Bigram{A: prev, B: t.Term}] = true
+				if k, ok := ci.bigramIDs[passage.Bigram{A: prev, B: t.Term}]; ok {
+					hasBigram[k] = true
+				}
 			}
 			prev = t.Term
 		}
 	}
-	for t := range ci.terms {
-		if have[t] {
+	for _, k := range ci.termIDs {
+		if have[k] {
 			c.covHit++
 		}
 	}
-	for _, b := range ci.bigrams {
-		if hasBigram[b] {
+	for _, b := range hasBigram {
+		if b {
 			c.bigramHit++
 		}
 	}
-	for _, e := range ci.entities {
+	for _, e := range ci.entityIDs {
 		all := true
-		for _, t := range e {
-			all = all && have[t]
+		for _, k := range e {
+			all = all && have[k]
 		}
 		if all {
 			c.entityHit++
 		}
 	}
-	c.nums = checkNumbers(ci.quantities, sentenceQuantities(src, toks))
+	if len(ci.quantities) > 0 {
+		c.nums = checkNumbers(ci.quantities, ix.quantities(toks))
+	}
 
 	// The evidence runs from the first to the last sentence that shares a
 	// claim word or number, so it stays a contiguous substring of the

@@ -147,6 +147,17 @@ func (sp Splitter) Split(text string, start, end int, protected []Protected) []S
 			i = spans[si].End
 			continue
 		}
+		if plainByte(text[i]) {
+			// A run of bytes that end no sentence and are no quote, up to
+			// the next protected region.
+			lim := end
+			if si < len(spans) && spans[si].Start < lim {
+				lim = spans[si].Start
+			}
+			for i++; i < lim && plainByte(text[i]); i++ {
+			}
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(text[i:end])
 		j := i + size
 		boundary := false
@@ -180,6 +191,16 @@ func (sp Splitter) Split(text string, start, end int, protected []Protected) []S
 		out = append(out, Span{sentStart, end})
 	}
 	return out
+}
+
+// plainByte reports an ASCII byte Split passes over: neither a sentence
+// terminator, a line break nor a straight quote.
+func plainByte(c byte) bool {
+	switch c {
+	case '.', '!', '?', '\n', '"', '\'':
+		return false
+	}
+	return c < utf8.RuneSelf
 }
 
 // quoteCount counts the straight quotes of a sentence, to tell a closing

@@ -2,6 +2,7 @@ package passage
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -81,16 +82,21 @@ type window struct {
 // citing that source against it. An Index memoizes stems and is not safe
 // for concurrent use.
 type Index struct {
-	text     string
-	opt      Options
-	an       *Analyzer
-	sents    []Span
-	toks     []Token
-	sentTok  []int // tokens of sentence i are toks[sentTok[i]:sentTok[i+1]]
-	windows  []window
-	vocab    map[string]int32
-	postings [][]posting
-	avgLen   float64
+	text    string
+	opt     Options
+	an      *Analyzer
+	sents   []Span
+	toks    []Token
+	sentTok []int // tokens of sentence i are toks[sentTok[i]:sentTok[i+1]]
+	windows []window
+	vocab   map[string]int32
+	// postings of term id are posts[postStart[id]:postStart[id+1]], in
+	// window order: one array for the source, not a slice a term.
+	posts     []posting
+	postStart []int32
+	// tokID is the term id of each token, -1 for one not indexed.
+	tokID  []int32
+	avgLen float64
 }
 
 // NewIndex analyses text and builds the window index.
@@ -121,25 +127,36 @@ func (ix *Index) buildWindows() {
 	// ids[idStart[i]:idStart[i+1]]), so windows are counted without maps.
 	ids := make([]int32, 0, len(ix.toks))
 	idStart := make([]int, n+1)
+	ix.tokID = make([]int32, len(ix.toks))
 	for i := range ix.sents {
 		idStart[i] = len(ids)
-		for _, t := range ix.toks[ix.sentTok[i]:ix.sentTok[i+1]] {
+		for k := ix.sentTok[i]; k < ix.sentTok[i+1]; k++ {
+			t := ix.toks[k]
 			if !indexed(t) {
+				ix.tokID[k] = -1
 				continue
 			}
 			id, ok := ix.vocab[t.Term]
 			if !ok {
 				id = int32(len(ix.vocab))
 				ix.vocab[t.Term] = id
-				ix.postings = append(ix.postings, nil)
 			}
 			ids = append(ids, id)
+			ix.tokID[k] = id
 		}
 	}
 	idStart[n] = len(ids)
 	sentIDs := func(i int) []int32 { return ids[idStart[i]:idStart[i+1]] }
 	counts := make([]int32, len(ix.vocab))
 	var touched []int32
+	// Postings in window order with their term ids, then grouped by term
+	// (a counting sort, which keeps each term's windows in order).
+	type termPosting struct {
+		id int32
+		posting
+	}
+	flat := make([]termPosting, 0, 2*len(ids))
+	perTerm := make([]int32, len(ix.vocab)+1)
 	total := 0
 	// One window starts at every sentence until a window reaches the end.
 	for first := 0; first < n; first++ {
@@ -160,7 +177,8 @@ func (ix *Index) buildWindows() {
 			}
 		}
 		for _, id := range touched {
-			ix.postings[id] = append(ix.postings[id], posting{window: w, tf: counts[id]})
+			flat = append(flat, termPosting{id, posting{window: w, tf: counts[id]}})
+			perTerm[id+1]++
 			counts[id] = 0
 		}
 		ix.windows = append(ix.windows, window{first: first, last: last, length: length})
@@ -168,6 +186,16 @@ func (ix *Index) buildWindows() {
 		if last == n {
 			break
 		}
+	}
+	for id := range len(ix.vocab) {
+		perTerm[id+1] += perTerm[id]
+	}
+	ix.postStart = perTerm
+	ix.posts = make([]posting, len(flat))
+	next := slices.Clone(perTerm[:len(ix.vocab)])
+	for _, p := range flat {
+		ix.posts[next[p.id]] = p.posting
+		next[p.id]++
 	}
 	ix.avgLen = float64(total) / float64(len(ix.windows))
 	if ix.avgLen == 0 {
@@ -235,7 +263,7 @@ func (ix *Index) RankTokens(query []Token, k int) []Passage {
 		if !ok {
 			continue
 		}
-		ps := ix.postings[id]
+		ps := ix.posts[ix.postStart[id]:ix.postStart[id+1]]
 		df := float64(len(ps))
 		idf := math.Log(1 + (nw-df+0.5)/(df+0.5))
 		for _, p := range ps {
@@ -263,10 +291,11 @@ func (ix *Index) RankTokens(query []Token, k int) []Passage {
 	if len(cands) > ix.opt.Rerank {
 		cands = cands[:ix.opt.Rerank]
 	}
-	bigrams, numbers := queryPhrases(query)
+	bigrams, numbers := ix.queryPhrases(query)
 	if len(bigrams) > 0 || len(numbers) > 0 {
+		got := make([]bool, len(bigrams)+len(numbers))
 		for _, w := range cands {
-			scores[w] += ix.boost(ix.windows[w], bigrams, numbers)
+			scores[w] += ix.boost(ix.windows[w], bigrams, numbers, got)
 		}
 		byScore(cands)
 	}
@@ -312,38 +341,73 @@ func Bigrams(toks []Token) []Bigram {
 	return out
 }
 
-func queryPhrases(query []Token) (map[Bigram]bool, map[string]bool) {
-	bigrams := make(map[Bigram]bool)
+// queryPhrases numbers the distinct bigrams and numbers of a query that
+// occur in the source, by the term ids of the index: a window's boost
+// counts the distinct ones it holds. A bigram is keyed by bigramKey.
+func (ix *Index) queryPhrases(query []Token) (map[uint64]int, map[int32]int) {
+	bigrams := make(map[uint64]int)
 	for _, b := range Bigrams(query) {
-		bigrams[b] = true
+		a, okA := ix.vocab[b.A]
+		c, okB := ix.vocab[b.B]
+		if okA && okB {
+			bigrams[bigramKey(a, c)] = len(bigrams)
+		}
 	}
-	numbers := make(map[string]bool)
+	numbers := make(map[int32]int)
 	for _, t := range query {
-		if t.Kind == Number {
-			numbers[t.Term] = true
+		if t.Kind != Number {
+			continue
+		}
+		if id, ok := ix.vocab[t.Term]; ok {
+			if _, dup := numbers[id]; !dup {
+				numbers[id] = len(numbers)
+			}
 		}
 	}
 	return bigrams, numbers
 }
 
-func (ix *Index) boost(w window, bigrams map[Bigram]bool, numbers map[string]bool) float64 {
-	toks := ix.toks[ix.sentTok[w.first]:ix.sentTok[w.last]]
-	gotB := make(map[Bigram]bool)
-	gotN := make(map[string]bool)
-	prev := ""
-	for _, t := range toks {
-		if t.Kind == Number && numbers[t.Term] {
-			gotN[t.Term] = true
+// bigramKey is the key of the bigram of term ids a, b.
+func bigramKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
+
+// boost is the window's bonus for the query's bigrams and numbers it
+// holds; got is scratch space of len(bigrams)+len(numbers).
+func (ix *Index) boost(w window, bigrams map[uint64]int, numbers map[int32]int, got []bool) float64 {
+	clear(got)
+	gotB, gotN := got[:len(bigrams)], got[len(bigrams):]
+	from, to := ix.sentTok[w.first], ix.sentTok[w.last]
+	prev := int32(-1)
+	for k := from; k < to; k++ {
+		id := ix.tokID[k]
+		if id < 0 {
+			continue // neither a content word nor a number
+		}
+		t := &ix.toks[k]
+		if t.Kind == Number {
+			if n, ok := numbers[id]; ok {
+				gotN[n] = true
+			}
 		}
 		if !t.Content() {
 			continue
 		}
-		if prev != "" {
-			if b := (Bigram{prev, t.Term}); bigrams[b] {
-				gotB[b] = true
+		if prev >= 0 {
+			if n, ok := bigrams[bigramKey(prev, id)]; ok {
+				gotB[n] = true
 			}
 		}
-		prev = t.Term
+		prev = id
 	}
-	return max(ix.opt.BigramBoost, 0)*float64(len(gotB)) + max(ix.opt.NumberBoost, 0)*float64(len(gotN))
+	return max(ix.opt.BigramBoost, 0)*float64(count(gotB)) + max(ix.opt.NumberBoost, 0)*float64(count(gotN))
+}
+
+// count is the number of true values.
+func count(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }
