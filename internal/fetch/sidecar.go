@@ -109,27 +109,29 @@ func (p *Page) kept() *Content {
 	return &c
 }
 
-// encodeSidecar extracts p (as the snapshot serves it) and encodes the
-// sidecar. ok is false when the page has none: extraction fails (the error
-// names the page), or the content would not read back exactly as Extract
-// returned it, or it is too large.
-func encodeSidecar(p *Page, sha string) (data []byte, ok bool) {
+// encodeSidecar extracts p (as the snapshot serves it; sha is the SHA-256
+// of its body) and encodes its sidecar. It fails when the page can have
+// none: Extract fails, or the content would not read back exactly as
+// Extract returned it (invalid UTF-8 in a title, a date JSON cannot hold),
+// or it is too large. Such a page is extracted on every run instead.
+func encodeSidecar(p *Page, sha string) ([]byte, error) {
 	c, err := Extract(p)
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	sc := sidecar{Version: ExtractorVersion, Input: inputOf(p, sha), Content: c}
-	data, err = json.Marshal(sc)
-	if err != nil || int64(len(data)) > maxSidecar(len(p.Body)) {
-		return nil, false
+	data, err := json.Marshal(sc)
+	if err != nil {
+		return nil, fmt.Errorf("extract %s: keep content: %w", p.URL, err)
+	}
+	if limit := maxSidecar(len(p.Body)); int64(len(data)) > limit {
+		return nil, fmt.Errorf("extract %s: content of %d bytes, more than %d: %w", p.URL, len(data), limit, claimtrace.ErrTooLarge)
 	}
 	back, err := decodeSidecar(data)
 	if err != nil || back.Input != sc.Input || !sameContent(back.Content, c) {
-		// Invalid UTF-8 in a title, a date JSON cannot hold: the page
-		// is extracted on every run instead.
-		return nil, false
+		return nil, fmt.Errorf("extract %s: content does not read back as extracted", p.URL)
 	}
-	return data, true
+	return data, nil
 }
 
 // decodeSidecar parses a sidecar file strictly.

@@ -85,25 +85,44 @@ func OpenSnapshot(dir string) (*Snapshot, error) {
 // readIndex parses index lines. good is the byte length of the well-formed
 // prefix (everything but a torn last line).
 func readIndex(r io.Reader) (entries []Entry, good int64, err error) {
+	good, err = scanIndex(r, func(_ []byte, e *Entry) {
+		if e != nil {
+			entries = append(entries, *e)
+		}
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return entries, good, nil
+}
+
+// scanIndex calls fn with each line of the well-formed prefix of an index
+// (its newline included) and its entry, nil for a blank line. good is the
+// byte length of that prefix (everything but a torn last line).
+func scanIndex(r io.Reader, fn func(line []byte, e *Entry)) (good int64, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for lineNo := 1; ; lineNo++ {
 		line, rerr := readLine(br)
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
-			return nil, 0, fmt.Errorf("%s line %d: %w", IndexFile, lineNo, rerr)
+			return 0, fmt.Errorf("%s line %d: %w", IndexFile, lineNo, rerr)
 		}
+		var entry *Entry
 		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
 			e, perr := parseEntry(trimmed)
 			if perr != nil {
 				if !bytes.HasSuffix(line, []byte("\n")) && !json.Valid(trimmed) {
-					return entries, good, nil // torn final write
+					return good, nil // torn final write
 				}
-				return nil, 0, fmt.Errorf("%s line %d: %w", IndexFile, lineNo, perr)
+				return 0, fmt.Errorf("%s line %d: %w", IndexFile, lineNo, perr)
 			}
-			entries = append(entries, e)
+			entry = &e
+		}
+		if len(line) > 0 {
+			fn(line, entry)
 		}
 		good += int64(len(line))
 		if errors.Is(rerr, io.EOF) {
-			return entries, good, nil
+			return good, nil
 		}
 	}
 }
@@ -387,7 +406,7 @@ func (w *SnapshotWriter) Add(p *Page) error {
 			// The page as a reader of the snapshot will see it.
 			back := entryPage(e.URL, e)
 			back.Body = p.Body
-			text, _ = encodeSidecar(back, e.SHA256)
+			text, _ = encodeSidecar(back, e.SHA256) // none: extracted on every run
 		}
 	}
 	w.mu.Lock()
@@ -423,7 +442,13 @@ func (w *SnapshotWriter) Add(p *Page) error {
 
 // writePage writes body to name atomically; identical content is shared.
 func (w *SnapshotWriter) writePage(name string, body []byte) error {
-	dst := filepath.Join(w.dir, filepath.FromSlash(name))
+	return writeShared(w.dir, name, body)
+}
+
+// writeShared writes body to name in the snapshot dir atomically, unless
+// a file of that (content-derived) name and size is there already.
+func writeShared(dir, name string, body []byte) error {
+	dst := filepath.Join(dir, filepath.FromSlash(name))
 	if fi, err := os.Lstat(dst); err == nil && fi.Mode().IsRegular() && fi.Size() == int64(len(body)) {
 		return nil
 	}

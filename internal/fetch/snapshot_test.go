@@ -250,6 +250,8 @@ func FuzzSnapshotIndex(f *testing.F) {
 	f.Add([]byte(`{"url":"u","status":200,"file":"../../etc/passwd"}`))
 	f.Add([]byte(`{"url":"u","status":200,"file":"pages/../x"}` + "\n"))
 	f.Add([]byte("\n\n{\"url\":\"u\",\"sta"))
+	f.Add([]byte(`{"url":"u","status":200,"file":"pages/a.html","extracted":{"file":"pages/b.extract.json","version":1,"sha256":"` + strings.Repeat("ab", 32) + `"}}` + "\n"))
+	f.Add([]byte(`{"url":"u","status":200,"file":"pages/a.html","extracted":{"file":"../b.extract.json","version":1}}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		entries, good, err := readIndex(bytes.NewReader(data))
 		if err != nil {
@@ -261,6 +263,9 @@ func FuzzSnapshotIndex(f *testing.F) {
 		for _, e := range entries {
 			if e.URL == "" {
 				t.Fatalf("accepted entry without url: %+v", e)
+			}
+			if x := e.Extracted; x != nil && (e.File == "" || checkPagePath(x.File) != nil || !strings.HasSuffix(x.File, sidecarSuffix)) {
+				t.Fatalf("accepted sidecar %+v of entry %+v", x, e)
 			}
 			if e.File == "" {
 				continue
