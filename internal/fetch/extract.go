@@ -58,7 +58,7 @@ type Content struct {
 // Meta is bibliographic metadata found in a page.
 type Meta struct {
 	Title    string    `json:"title,omitempty"`
-	Authors  []string  `json:"authors,omitempty"`
+	Authors  []string  `json:"authors"`
 	DOI      string    `json:"doi,omitempty"`
 	ArXivID  string    `json:"arxiv_id,omitempty"`
 	Date     time.Time `json:"date,omitzero"`

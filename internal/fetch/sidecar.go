@@ -19,8 +19,9 @@ import (
 // ExtractorVersion stamps the extracted content a snapshot keeps beside a
 // page (its sidecar). It MUST change whenever Extract's output can change
 // for some page: a new rule, a changed constant, another readability or
-// html version. A sidecar of another version is ignored and the page is
-// extracted again. TestExtractorVersionPinned holds a digest of Extract's
+// html version; and whenever the sidecar's encoding of Content changes (a
+// field, a JSON tag). A sidecar of another version is ignored and the page
+// is extracted again. TestExtractorVersionPinned holds a digest of Extract's
 // output on hand-written pages and fails, asking for a new version, when
 // that output changes.
 const ExtractorVersion = 1

