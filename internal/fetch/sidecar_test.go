@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -480,13 +481,13 @@ func TestIndexText(t *testing.T) {
 	f.Close()
 	before, _ := os.ReadFile(filepath.Join(dir, IndexFile))
 
-	progress := 0
-	res, err := IndexText(context.Background(), dir, IndexTextOptions{Progress: func() { progress++ }})
+	var progress atomic.Int32 // called from several goroutines
+	res, err := IndexText(context.Background(), dir, IndexTextOptions{Concurrency: 3, Progress: func() { progress.Add(1) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Pages != 6 || res.Written != 5 || res.Current != 0 || len(res.Unreadable) != 1 || progress != 6 {
-		t.Fatalf("IndexText = %+v (progress %d), want 6 pages, 5 written, the image unreadable", res, progress)
+	if res.Pages != 6 || res.Written != 5 || res.Current != 0 || len(res.Unreadable) != 1 || progress.Load() != 6 {
+		t.Fatalf("IndexText = %+v (progress %d), want 6 pages, 5 written, the image unreadable", res, progress.Load())
 	}
 	if why := res.Unreadable["https://img.example.org/cat.png"]; !strings.Contains(why, "unsupported content type") {
 		t.Errorf("unreadable image: %q", why)
