@@ -203,6 +203,10 @@ func TestSnapshotThenOffline(t *testing.T) {
 	if f.totalHits() != hits {
 		t.Errorf("the second snapshot run fetched %d URLs again", f.totalHits()-hits)
 	}
+	// The snapshot keeps its pages' text already.
+	if out, errOut, code := cli(t, "snapshot", "index-text", snap, "--json"); code != 0 || !strings.Contains(out, `"written": 0`) || strings.Contains(out, `"current": 0`) {
+		t.Errorf("index-text of a new snapshot: exit %d: %s %s", code, out, errOut)
+	}
 	live := filepath.Join(f.dir, "live")
 	if _, errOut, code := cli(t, f.args(filepath.Join(f.dir, "l.db"), live)...); code != 0 {
 		t.Fatalf("live eval: %s", errOut)

@@ -48,7 +48,9 @@ reads only the snapshot: reproducible, bit for bit, without the network.
 
 Rerunning adds what is missing: URLs already in the snapshot are skipped,
 URLs that failed with a network error are tried again. Dead links (404, 410)
-and URLs refused by the fetch policy are recorded as such.`,
+and URLs refused by the fetch policy are recorded as such. Each page's
+extracted text is kept beside it, so that runs do not extract it again
+(see "claimtrace snapshot index-text").`,
 		Example: "  claimtrace snapshot --reports runs/o3 --out snap/o3",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -64,6 +66,7 @@ and URLs refused by the fetch policy are recorded as such.`,
 	fs.StringSliceVar(&f.allowHosts, "allow-host", nil, "host or CIDR that may resolve to a private address; repeatable")
 	cmd.MarkFlagRequired("reports")
 	cmd.MarkFlagRequired("out")
+	cmd.AddCommand(a.snapshotIndexTextCmd())
 	return cmd
 }
 

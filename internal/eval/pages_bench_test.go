@@ -42,11 +42,24 @@ import (
 //
 //	go test ./internal/eval -run '^$' -bench 'EvalPages/reports=10$' -benchtime 1x
 //	go test ./internal/eval -run '^$' -bench 'EvalPages/reports=(100|1000)$' -benchtime 1x
-func BenchmarkEvalPages(b *testing.B) {
+//
+// Its snapshot is cold, as an older claimtrace wrote it: every page is
+// extracted on every run. BenchmarkEvalPagesKept is the same run from a
+// snapshot that keeps each page's extracted text (what `claimtrace
+// snapshot` writes now); the pattern 'EvalPages' runs both.
+func BenchmarkEvalPages(b *testing.B) { benchEvalPages(b, false) }
+
+// BenchmarkEvalPagesKept is BenchmarkEvalPages from a snapshot keeping
+// each page's extracted text beside it (fetch.ExtractorVersion).
+func BenchmarkEvalPagesKept(b *testing.B) { benchEvalPages(b, true) }
+
+// benchEvalPages runs the offline pipeline over the pages fixture, its
+// snapshot keeping the pages' extracted text or not.
+func benchEvalPages(b *testing.B, keepText bool) {
 	for _, n := range []int{10, 100, 1000} {
 		b.Run(fmt.Sprintf("reports=%d", n), func(b *testing.B) {
 			dir := b.TempDir()
-			fx := buildPagesFixture(b, dir, n)
+			fx := buildPagesFixture(b, dir, n, keepText)
 			offline, err := judge.NewDefaultOffline()
 			if err != nil {
 				b.Fatal(err)
@@ -154,8 +167,9 @@ type pagesFixture struct {
 // buildPagesFixture writes n reports (the shared Onyx reports, copied
 // under other task ids past the 100 of them), a dataset with a task for
 // each whose ground truth is a third of the report's cited titles, and a
-// snapshot with a realistic page for every cited URL.
-func buildPagesFixture(b testing.TB, dir string, n int) pagesFixture {
+// snapshot with a realistic page for every cited URL, keeping each page's
+// extracted text beside it if keepText.
+func buildPagesFixture(b testing.TB, dir string, n int, keepText bool) pagesFixture {
 	b.Helper()
 	src := sharedtest.Dir(b, "reports/onyx-drb/report_logs")
 	texts := scrapedPages(b)
@@ -174,6 +188,9 @@ func buildPagesFixture(b testing.TB, dir string, n int) pagesFixture {
 	w, err := fetch.CreateSnapshot(fx.snap)
 	if err != nil {
 		b.Fatal(err)
+	}
+	if !keepText {
+		w.SkipText()
 	}
 	var tasks []byte
 	citing := map[string][]string{} // URL → the claims citing it, across reports

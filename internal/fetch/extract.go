@@ -43,34 +43,34 @@ const (
 type Content struct {
 	// Title is the best title: scholarly metadata first, then the page title
 	// without its site suffix, then the readability title.
-	Title string
+	Title string `json:"title"`
 	// Text is the readable main text (readability for HTML, the text layer
 	// for PDF). Evidence quotes are checked against it verbatim.
-	Text string
+	Text string `json:"text,omitempty"`
 	// Meta is the page's bibliographic metadata.
-	Meta Meta
+	Meta Meta `json:"meta"`
 	// Kind is KindHTML, KindPDF or KindText.
-	Kind string
+	Kind string `json:"kind"`
 	// Wall is "" or one of the Wall* constants.
-	Wall string
+	Wall string `json:"wall,omitempty"`
 }
 
 // Meta is bibliographic metadata found in a page.
 type Meta struct {
-	Title    string
-	Authors  []string
-	DOI      string
-	ArXivID  string
-	Date     time.Time
-	Journal  string
-	SiteName string
+	Title    string    `json:"title,omitempty"`
+	Authors  []string  `json:"authors"`
+	DOI      string    `json:"doi,omitempty"`
+	ArXivID  string    `json:"arxiv_id,omitempty"`
+	Date     time.Time `json:"date,omitzero"`
+	Journal  string    `json:"journal,omitempty"`
+	SiteName string    `json:"site_name,omitempty"`
 	// Type is the schema.org, Dublin Core or Open Graph type ("ScholarlyArticle", "article", "pdf").
-	Type string
+	Type string `json:"type,omitempty"`
 	// Scholarly is true when the page carries scholarly metadata:
 	// citation_* (Highwire) or PRISM tags, Dublin Core with a DOI or a
 	// scholarly type, a JSON-LD ScholarlyArticle, or (PDF) an arXiv stamp,
 	// a DOI or an abstract on the first page.
-	Scholarly bool
+	Scholarly bool `json:"scholarly,omitempty"`
 }
 
 // Limits that keep extraction bounded on hostile pages.
@@ -82,10 +82,15 @@ const (
 // Extract returns the readable text, title, metadata and wall status of p.
 // It fails with claimtrace.ErrInvalid for content it cannot read (an image,
 // a corrupt PDF) and with claimtrace.ErrUnreachable for a page that records
-// a fetch failure.
+// a fetch failure. A page read from a snapshot that keeps its extracted
+// content (a sidecar of this ExtractorVersion, written for this very page)
+// is not extracted again: Extract returns a copy of that content.
 func Extract(p *Page) (*Content, error) {
 	if p == nil {
 		return nil, fmt.Errorf("extract: nil page: %w", claimtrace.ErrInvalid)
+	}
+	if c := p.kept(); c != nil {
+		return c, nil
 	}
 	if p.Status == 0 && p.Err != "" {
 		return nil, fmt.Errorf("extract %s: no content: %s: %w", p.URL, p.Err, claimtrace.ErrUnreachable)
@@ -173,12 +178,22 @@ func decodeBody(body []byte, contentType string) []byte {
 
 // pageURL returns the URL the page was served from.
 func pageURL(p *Page) *url.URL {
-	for _, s := range []string{p.FinalURL, p.URL} {
-		if u, err := url.Parse(s); err == nil && u.Host != "" {
-			return u
-		}
+	if s := baseURL(p); s != "" {
+		u, _ := url.Parse(s)
+		return u
 	}
 	return nil
+}
+
+// baseURL returns the URL the page was served from as written: its final
+// URL, else its URL, if one parses with a host; else "".
+func baseURL(p *Page) string {
+	for _, s := range []string{p.FinalURL, p.URL} {
+		if u, err := url.Parse(s); err == nil && u.Host != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 func extractHTML(p *Page) (*Content, error) {

@@ -121,6 +121,10 @@ type Page struct {
 	SHA256       string    `json:"sha256,omitempty"`
 	FromSnapshot bool      `json:"-"`
 	FromCache    bool      `json:"-"`
+	// Kept is the extracted content a snapshot keeps beside the page
+	// (nil when it keeps none): Extract returns it, while the page is the
+	// one it was kept for, instead of extracting the page again.
+	Kept *KeptContent `json:"-"`
 }
 
 // Dead reports whether the page is a dead link (404 Not Found or 410 Gone).

@@ -42,6 +42,11 @@ type Entry struct {
 	Truncated   bool      `json:"truncated,omitempty"`
 	FetchedAt   time.Time `json:"fetched_at,omitzero"`
 	Err         string    `json:"error,omitempty"`
+	// Extracted points to the page's extracted content, kept so that
+	// a run does not extract the page again (sidecar.go). Optional: a
+	// line without it, or with one of another ExtractorVersion, is
+	// extracted as before.
+	Extracted *Extracted `json:"extracted,omitempty"`
 }
 
 // Snapshot is a frozen set of pages, read from a snapshot directory.
@@ -80,25 +85,44 @@ func OpenSnapshot(dir string) (*Snapshot, error) {
 // readIndex parses index lines. good is the byte length of the well-formed
 // prefix (everything but a torn last line).
 func readIndex(r io.Reader) (entries []Entry, good int64, err error) {
+	good, err = scanIndex(r, func(_ []byte, e *Entry) {
+		if e != nil {
+			entries = append(entries, *e)
+		}
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return entries, good, nil
+}
+
+// scanIndex calls fn with each line of the well-formed prefix of an index
+// (its newline included) and its entry, nil for a blank line. good is the
+// byte length of that prefix (everything but a torn last line).
+func scanIndex(r io.Reader, fn func(line []byte, e *Entry)) (good int64, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for lineNo := 1; ; lineNo++ {
 		line, rerr := readLine(br)
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
-			return nil, 0, fmt.Errorf("%s line %d: %w", IndexFile, lineNo, rerr)
+			return 0, fmt.Errorf("%s line %d: %w", IndexFile, lineNo, rerr)
 		}
+		var entry *Entry
 		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
 			e, perr := parseEntry(trimmed)
 			if perr != nil {
 				if !bytes.HasSuffix(line, []byte("\n")) && !json.Valid(trimmed) {
-					return entries, good, nil // torn final write
+					return good, nil // torn final write
 				}
-				return nil, 0, fmt.Errorf("%s line %d: %w", IndexFile, lineNo, perr)
+				return 0, fmt.Errorf("%s line %d: %w", IndexFile, lineNo, perr)
 			}
-			entries = append(entries, e)
+			entry = &e
+		}
+		if len(line) > 0 {
+			fn(line, entry)
 		}
 		good += int64(len(line))
 		if errors.Is(rerr, io.EOF) {
-			return entries, good, nil
+			return good, nil
 		}
 	}
 }
@@ -143,6 +167,10 @@ func parseEntry(line []byte) (Entry, error) {
 	} else if e.Status >= 200 && e.Status < 300 {
 		return Entry{}, fmt.Errorf("url %s: status %d without file: %w", e.URL, e.Status, claimtrace.ErrInvalid)
 	}
+	if e.File == "" || e.Status == 0 {
+		e.Extracted = nil
+	}
+	e.Extracted = checkExtracted(e.Extracted)
 	return e, nil
 }
 
@@ -197,15 +225,7 @@ func (c *Client) lookupSnapshot(rawURL string) (Entry, bool) {
 
 // snapshotPage turns a snapshot entry into a Page (or an unreachable error).
 func (c *Client) snapshotPage(rawURL string, e Entry) (*Page, error) {
-	p := &Page{
-		URL:          rawURL,
-		FinalURL:     e.FinalURL,
-		Status:       e.Status,
-		ContentType:  e.ContentType,
-		Truncated:    e.Truncated,
-		FetchedAt:    e.FetchedAt,
-		FromSnapshot: true,
-	}
+	p := entryPage(rawURL, e)
 	if e.Status == 0 {
 		why := e.Err
 		if why == "" {
@@ -228,7 +248,28 @@ func (c *Client) snapshotPage(rawURL string, e Entry) (*Page, error) {
 	if e.SHA256 != "" && !truncated && !strings.EqualFold(e.SHA256, p.SHA256) {
 		return nil, fmt.Errorf("fetch %s: snapshot file %s: sha256 %s, index says %s: %w", rawURL, e.File, p.SHA256, e.SHA256, claimtrace.ErrInvalid)
 	}
+	if e.Extracted != nil {
+		// A sidecar that cannot be used is no error: Extract reads the
+		// page itself.
+		if content, err := loadSidecar(c.opts.Snapshot.dir, e.Extracted, p, p.SHA256); err == nil {
+			p.keep(content, p.SHA256)
+		}
+	}
 	return p, nil
+}
+
+// entryPage is the page a snapshot entry describes, served as rawURL,
+// without its body.
+func entryPage(rawURL string, e Entry) *Page {
+	return &Page{
+		URL:          rawURL,
+		FinalURL:     e.FinalURL,
+		Status:       e.Status,
+		ContentType:  e.ContentType,
+		Truncated:    e.Truncated,
+		FetchedAt:    e.FetchedAt,
+		FromSnapshot: true,
+	}
 }
 
 // readSnapshotFile reads name inside dir without following links out of it.
@@ -256,6 +297,8 @@ type SnapshotWriter struct {
 	dir   string
 	index *os.File
 	seen  map[string]bool
+	// noText: Add keeps no extracted content (SkipText).
+	noText bool
 }
 
 // CreateSnapshot creates (or reopens for appending) the snapshot in dir.
@@ -316,19 +359,31 @@ func (w *SnapshotWriter) Has(url string) bool {
 	return w.seen[url]
 }
 
+// SkipText makes Add keep pages without their extracted content, as
+// snapshots written before ExtractorVersion 1 are (benchmarks and tests
+// of that case).
+func (w *SnapshotWriter) SkipText() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.noText = true
+}
+
 // Add writes p's body under pages/ and appends its index line. A page whose
 // URL is already present is skipped. Pages with Status 0 (unreachable) and
-// dead links without a body are recorded without a file.
+// dead links without a body are recorded without a file. A page with a
+// file that Extract can read also gets its extracted content beside it (a
+// sidecar, the line's "extracted" key), unless SkipText was called.
 func (w *SnapshotWriter) Add(p *Page) error {
 	if p == nil || strings.TrimSpace(p.URL) == "" {
 		return fmt.Errorf("snapshot add: page without url: %w", claimtrace.ErrInvalid)
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.index == nil {
+	seen, closed, noText := w.seen[p.URL], w.index == nil, w.noText
+	w.mu.Unlock()
+	if closed {
 		return fmt.Errorf("snapshot add %s: writer closed: %w", p.URL, fs.ErrClosed)
 	}
-	if w.seen[p.URL] {
+	if seen {
 		return nil
 	}
 	e := Entry{
@@ -343,14 +398,36 @@ func (w *SnapshotWriter) Add(p *Page) error {
 	if e.FinalURL == e.URL {
 		e.FinalURL = ""
 	}
+	var text []byte // the sidecar, extracted outside the lock
 	if p.Status != 0 && (len(p.Body) > 0 || (p.Status >= 200 && p.Status < 300)) {
-		sum := hashHex(p.Body)
-		name := path.Join(PagesDir, sum[:32]+extension(p.ContentType))
-		if err := w.writePage(name, p.Body); err != nil {
+		e.SHA256 = hashHex(p.Body)
+		e.File = path.Join(PagesDir, e.SHA256[:32]+extension(p.ContentType))
+		if !noText {
+			// The page as a reader of the snapshot will see it.
+			back := entryPage(e.URL, e)
+			back.Body = p.Body
+			text, _ = encodeSidecar(back, e.SHA256) // none: extracted on every run
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.index == nil {
+		return fmt.Errorf("snapshot add %s: writer closed: %w", p.URL, fs.ErrClosed)
+	}
+	if w.seen[p.URL] {
+		return nil
+	}
+	if e.File != "" {
+		if err := w.writePage(e.File, p.Body); err != nil {
 			return fmt.Errorf("snapshot add %s: %w", p.URL, err)
 		}
-		e.File = name
-		e.SHA256 = sum
+	}
+	if text != nil {
+		x, err := w.writeSidecar(text)
+		if err != nil {
+			return fmt.Errorf("snapshot add %s: %w", p.URL, err)
+		}
+		e.Extracted = x
 	}
 	line, err := json.Marshal(e)
 	if err != nil {
@@ -365,11 +442,26 @@ func (w *SnapshotWriter) Add(p *Page) error {
 
 // writePage writes body to name atomically; identical content is shared.
 func (w *SnapshotWriter) writePage(name string, body []byte) error {
-	dst := filepath.Join(w.dir, filepath.FromSlash(name))
+	return writeShared(w.dir, name, body)
+}
+
+// writeShared writes body to name in the snapshot dir atomically, unless
+// a file of that (content-derived) name and size is there already.
+func writeShared(dir, name string, body []byte) error {
+	dst := filepath.Join(dir, filepath.FromSlash(name))
 	if fi, err := os.Lstat(dst); err == nil && fi.Mode().IsRegular() && fi.Size() == int64(len(body)) {
 		return nil
 	}
 	return atomicfile.Write(dst, body, 0o600)
+}
+
+// writeSidecar writes a sidecar under its content's name.
+func (w *SnapshotWriter) writeSidecar(data []byte) (*Extracted, error) {
+	name, sum := sidecarName(data)
+	if err := w.writePage(name, data); err != nil {
+		return nil, err
+	}
+	return &Extracted{File: name, Version: ExtractorVersion, SHA256: sum}, nil
 }
 
 // Close flushes the index to disk and closes it.

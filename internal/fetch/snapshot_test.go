@@ -58,8 +58,10 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	}
 	files, _ := os.ReadDir(filepath.Join(dir, PagesDir))
 	// Same PDF bytes under two URLs share one file; 404/410/0 have none.
-	if len(files) != 4 {
-		t.Errorf("pages/ holds %d files, want 4 (html, pdf, txt, 403 html)", len(files))
+	// The pages Extract reads have their content beside them; the fake
+	// PDF, which it cannot read, has none.
+	if len(files) != 7 {
+		t.Errorf("pages/ holds %d files, want 7 (html, pdf, txt, 403 html, and the sidecars of html, txt, 403 html)", len(files))
 	}
 	name := regexp.MustCompile(`^pages/[0-9a-f]{32}\.(html|pdf|txt)$`)
 	snap, err := OpenSnapshot(dir)
@@ -90,8 +92,11 @@ func TestSnapshotRoundTrip(t *testing.T) {
 		if w.FinalURL == "" {
 			w.FinalURL = ""
 		}
-		if diff := cmp.Diff(&w, got, cmpopts.EquateEmpty()); diff != "" {
+		if diff := cmp.Diff(&w, got, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(Page{}, "Kept")); diff != "" {
 			t.Errorf("Fetch(%s) (-want +got):\n%s", want.URL, diff)
+		}
+		if wantKept := len(want.Body) > 0 && want.ContentType != "application/pdf"; (got.Kept != nil) != wantKept {
+			t.Errorf("Fetch(%s): kept content %v, want %v", want.URL, got.Kept != nil, wantKept)
 		}
 	}
 }
@@ -245,6 +250,8 @@ func FuzzSnapshotIndex(f *testing.F) {
 	f.Add([]byte(`{"url":"u","status":200,"file":"../../etc/passwd"}`))
 	f.Add([]byte(`{"url":"u","status":200,"file":"pages/../x"}` + "\n"))
 	f.Add([]byte("\n\n{\"url\":\"u\",\"sta"))
+	f.Add([]byte(`{"url":"u","status":200,"file":"pages/a.html","extracted":{"file":"pages/b.extract.json","version":1,"sha256":"` + strings.Repeat("ab", 32) + `"}}` + "\n"))
+	f.Add([]byte(`{"url":"u","status":200,"file":"pages/a.html","extracted":{"file":"../b.extract.json","version":1}}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		entries, good, err := readIndex(bytes.NewReader(data))
 		if err != nil {
@@ -256,6 +263,9 @@ func FuzzSnapshotIndex(f *testing.F) {
 		for _, e := range entries {
 			if e.URL == "" {
 				t.Fatalf("accepted entry without url: %+v", e)
+			}
+			if x := e.Extracted; x != nil && (e.File == "" || checkPagePath(x.File) != nil || !strings.HasSuffix(x.File, sidecarSuffix)) {
+				t.Fatalf("accepted sidecar %+v of entry %+v", x, e)
 			}
 			if e.File == "" {
 				continue
