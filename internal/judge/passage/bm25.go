@@ -249,20 +249,20 @@ func (ix *Index) RankTokens(query []Token, k int) []Passage {
 	if k <= 0 || len(ix.windows) == 0 {
 		return nil
 	}
-	seen := make(map[string]bool)
+	var seen []int32 // the ids scored: a query has a few dozen terms
 	scores := make([]float64, len(ix.windows))
 	hit := make([]bool, len(ix.windows))
 	var cands []int
 	nw := float64(len(ix.windows))
 	for _, t := range query {
-		if !indexed(t) || seen[t.Term] {
+		if !indexed(t) {
 			continue
 		}
-		seen[t.Term] = true
 		id, ok := ix.vocab[t.Term]
-		if !ok {
+		if !ok || slices.Contains(seen, id) {
 			continue
 		}
+		seen = append(seen, id)
 		ps := ix.posts[ix.postStart[id]:ix.postStart[id+1]]
 		df := float64(len(ps))
 		idf := math.Log(1 + (nw-df+0.5)/(df+0.5))
@@ -325,7 +325,9 @@ type Bigram struct{ A, B string }
 // inflation" yields rate–inflation), anything else does not occur.
 func Bigrams(toks []Token) []Bigram {
 	var out []Bigram
-	seen := make(map[Bigram]bool)
+	// A claim has a few dozen bigrams, found again by a scan; a longer
+	// text's are also kept in seen.
+	var seen map[Bigram]bool
 	prev := ""
 	for _, t := range toks {
 		if !t.Content() {
@@ -333,15 +335,31 @@ func Bigrams(toks []Token) []Bigram {
 		}
 		if prev != "" {
 			b := Bigram{prev, t.Term}
-			if !seen[b] {
-				seen[b] = true
+			dup := seen[b]
+			if seen == nil {
+				dup = slices.Contains(out, b)
+			}
+			if !dup {
 				out = append(out, b)
+				switch {
+				case seen != nil:
+					seen[b] = true
+				case len(out) > scanBigrams:
+					seen = make(map[Bigram]bool, 2*len(out))
+					for _, o := range out {
+						seen[o] = true
+					}
+				}
 			}
 		}
 		prev = t.Term
 	}
 	return out
 }
+
+// scanBigrams is how many bigrams Bigrams finds by a scan before it keeps
+// a set of them.
+const scanBigrams = 32
 
 // queryPhrases numbers the distinct bigrams and numbers of a query that
 // occur in the source, by the term ids of the index: a window's boost
