@@ -235,7 +235,8 @@ func (j *Offline) analyze(ix *sourceIndex, raw string) features {
 
 func (j *Offline) readClaim(ix *sourceIndex, raw string) claimInfo {
 	text := cleanClaim(raw)
-	ci := claimInfo{text: text, toks: ix.Tokenize(text), terms: make(map[string]bool)}
+	toks := ix.Tokenize(text)
+	ci := claimInfo{text: text, toks: toks, terms: make(map[string]bool, len(toks))}
 	ci.quantities = sentenceQuantities(text, ci.toks)
 	// The words of a quantity ("million", "kilometres", "half", "March",
 	// "doubled") are matched as the quantity, in whatever form the source
