@@ -51,15 +51,7 @@ func (c conflict) String() string {
 // wins, then the one with most claim numbers, then the earliest, so the
 // result does not depend on the order of the passages.
 func (j *Offline) findConflict(ix *sourceIndex, ci *claimInfo, ps []passage.Passage) conflict {
-	best, bestHits, bestNums := -1, 0, 0
-	for _, p := range ps {
-		for s := p.First; s < p.Last; s++ {
-			hits, nums := sentenceHits(ix.SentenceTokens(s), ci)
-			if hits > bestHits || hits == bestHits && hits > 0 && (nums > bestNums || nums == bestNums && s < best) {
-				best, bestHits, bestNums = s, hits, nums
-			}
-		}
-	}
+	best, bestHits := alignedSentence(ix, ci, ps)
 	if best < 0 || len(ci.terms) == 0 {
 		return conflict{}
 	}
@@ -161,6 +153,29 @@ func bounded(text string, toks []passage.Token) bool {
 		}
 	}
 	return false
+}
+
+// alignedSentence is the sentence of the passages ps with most claim
+// words, then most claim numbers, then the earliest, with its count of
+// claim words; -1 when none has a claim word. The passages overlap (a
+// window starts at every sentence) and the order is total, so each
+// sentence is read once.
+func alignedSentence(ix *sourceIndex, ci *claimInfo, ps []passage.Passage) (int, int) {
+	best, bestHits, bestNums := -1, 0, 0
+	done := make([]bool, len(ix.Sentences()))
+	for _, p := range ps {
+		for s := p.First; s < p.Last; s++ {
+			if done[s] {
+				continue
+			}
+			done[s] = true
+			hits, nums := sentenceHits(ix.SentenceTokens(s), ci)
+			if hits > bestHits || hits == bestHits && hits > 0 && (nums > bestNums || nums == bestNums && s < best) {
+				best, bestHits, bestNums = s, hits, nums
+			}
+		}
+	}
+	return best, bestHits
 }
 
 // sentenceHits counts the claim's distinct content words and numbers in a

@@ -220,8 +220,11 @@ func (j *Offline) analyze(ix *sourceIndex, raw string) features {
 		}
 	}
 	ps := ix.RankTokens(ci.toks, candidates)
+	// The ranked passages overlap (a window starts at every sentence):
+	// whether a sentence shares a claim word or number is read once.
+	shares := make([]sentenceShare, len(ix.Sentences()))
 	for _, p := range ps {
-		f.cands = append(f.cands, j.inspect(ix, &ci, p))
+		f.cands = append(f.cands, j.inspect(ix, &ci, p, shares))
 	}
 	f.conflict = j.findConflict(ix, &ci, ps)
 	if f.conflict.kind != "" {
@@ -232,7 +235,8 @@ func (j *Offline) analyze(ix *sourceIndex, raw string) features {
 
 func (j *Offline) readClaim(ix *sourceIndex, raw string) claimInfo {
 	text := cleanClaim(raw)
-	ci := claimInfo{text: text, toks: ix.Tokenize(text), terms: make(map[string]bool)}
+	toks := ix.Tokenize(text)
+	ci := claimInfo{text: text, toks: toks, terms: make(map[string]bool, len(toks))}
 	ci.quantities = sentenceQuantities(text, ci.toks)
 	// The words of a quantity ("million", "kilometres", "half", "March",
 	// "doubled") are matched as the quantity, in whatever form the source
@@ -255,8 +259,19 @@ func (j *Offline) readClaim(ix *sourceIndex, raw string) claimInfo {
 	return ci
 }
 
-// inspect computes the features of passage p for the claim.
-func (j *Offline) inspect(ix *sourceIndex, ci *claimInfo, p passage.Passage) candidate {
+// sentenceShare memoizes whether a sentence of the source shares a claim
+// word or number (inspect): unread, or read and found to or not to.
+type sentenceShare uint8
+
+const (
+	shareUnread sentenceShare = iota
+	shareNone
+	shareSome
+)
+
+// inspect computes the features of passage p for the claim; shares is
+// the claim's memo of sharesClaim, one entry a sentence of the source.
+func (j *Offline) inspect(ix *sourceIndex, ci *claimInfo, p passage.Passage, shares []sentenceShare) candidate {
 	c := candidate{p: p}
 	toks := ix.PassageTokens(p)
 	// have[k]: the claim word of id k occurs in the passage (stop words
@@ -307,13 +322,13 @@ func (j *Offline) inspect(ix *sourceIndex, ci *claimInfo, p passage.Passage) can
 	// source.
 	first, last := -1, -1
 	for s := p.First; s < p.Last; s++ {
-		hits := 0
-		for _, t := range ix.SentenceTokens(s) {
-			if (t.Content() && ci.terms[t.Term]) || (t.Kind == passage.Number && numberIn(t.Term, ci.toks)) {
-				hits++
+		if shares[s] == shareUnread {
+			shares[s] = shareNone
+			if sharesClaim(ix.SentenceTokens(s), ci) {
+				shares[s] = shareSome
 			}
 		}
-		if hits > 0 {
+		if shares[s] == shareSome {
 			if first < 0 {
 				first = s
 			}
@@ -326,6 +341,17 @@ func (j *Offline) inspect(ix *sourceIndex, ci *claimInfo, p passage.Passage) can
 	}
 	c.evidence = passage.Span{Start: sents[first].Start, End: sents[last].End}
 	return c
+}
+
+// sharesClaim reports whether toks (a sentence's) hold a claim word or
+// a number of the claim.
+func sharesClaim(toks []passage.Token, ci *claimInfo) bool {
+	for _, t := range toks {
+		if (t.Content() && ci.terms[t.Term]) || (t.Kind == passage.Number && numberIn(t.Term, ci.toks)) {
+			return true
+		}
+	}
+	return false
 }
 
 func numberIn(term string, toks []passage.Token) bool {

@@ -45,8 +45,8 @@ func validDay(y, m, d int) bool {
 // A date is a Quantity with Unit UnitDate and Dim DimDate, its Base the
 // middle day of its span and BaseTol half the span.
 func readDates(text string, toks []Token, read []bool) []Quantity {
-	if !strings.ContainsAny(text, "0123456789") {
-		return nil
+	if !hasYear(toks) {
+		return nil // every date below is read around a year
 	}
 	var out []Quantity
 	word := func(k int) string {
@@ -56,11 +56,10 @@ func readDates(text string, toks []Token, read []bool) []Quantity {
 		return strings.ToLower(text[toks[k].Start:toks[k].End])
 	}
 	year := func(k int) (int, bool) {
-		if k < 0 || k >= len(toks) || toks[k].Kind != Number || len(toks[k].Term) != 4 {
+		if k < 0 || k >= len(toks) {
 			return 0, false
 		}
-		y, err := strconv.Atoi(toks[k].Term)
-		return y, err == nil && y >= 1000 && y <= 2100
+		return yearOf(toks[k])
 	}
 	small := func(k int) (int, bool) { // a day or month number: "15", "03", "15th"
 		if k < 0 || k >= len(toks) {
@@ -194,6 +193,28 @@ func readDates(text string, toks []Token, read []bool) []Quantity {
 		}
 	}
 	return out
+}
+
+// yearOf reads t as a year of a date: a four-digit number from 1000 to
+// 2100.
+func yearOf(t Token) (int, bool) {
+	if t.Kind != Number || len(t.Term) != 4 {
+		return 0, false
+	}
+	y, err := strconv.Atoi(t.Term)
+	return y, err == nil && y >= 1000 && y <= 2100
+}
+
+// hasYear reports whether any of toks reads as a year (yearOf): a
+// sentence or passage without one holds no date readDates reads, and
+// most hold none, so they are not scanned word by word.
+func hasYear(toks []Token) bool {
+	for _, t := range toks {
+		if _, ok := yearOf(t); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // periodSpan is quarter n (kind 'q') or half n (kind 'h') of year y.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // fractionWords are the denominators spelled as words ("a third",
@@ -143,8 +144,8 @@ func readMultipliers(text string, toks []Token) []Quantity {
 		out = append(out, q)
 	}
 	for i, t := range toks {
-		if t.Kind != Word {
-			continue
+		if t.Kind != Word || !endsInAny(text[t.Start:t.End], "dgsr") {
+			continue // every word read below ends so: "doubled", "halving", "triples", "fold", "order"
 		}
 		w := strings.ToLower(text[t.Start:t.End])
 		if f, ok := multiplierWords[w]; ok {
@@ -173,6 +174,21 @@ func readMultipliers(text string, toks []Token) []Quantity {
 		}
 	}
 	return out
+}
+
+// endsInAny reports whether strings.ToLower(w) may end in one of the
+// lowercase ASCII letters of set: false only where it cannot, so a caller
+// skips lowercasing a word that could not match. A word ending in a
+// non-ASCII character may (the Kelvin sign lowercases to k).
+func endsInAny(w, set string) bool {
+	if w == "" {
+		return false
+	}
+	c := w[len(w)-1]
+	if c >= 'A' && c <= 'Z' {
+		c += 'a' - 'A'
+	}
+	return c >= utf8.RuneSelf || strings.IndexByte(set, c) >= 0
 }
 
 // timesFactor reports "N times" followed by a comparison: "three times as

@@ -406,7 +406,8 @@ func Hedged(text string, toks []Token, i int) bool {
 	for _, h := range []string{"about", "approximately", "around", "nearly", "roughly", "almost",
 		"over", "more than", "less than", "fewer than", "under", "some", "up to", "at least",
 		"estimated", "an estimated", "circa", "ca.", "close to", "upwards of"} {
-		if strings.HasSuffix(lead, " "+h) || lead == h {
+		// lead == h, or lead ends in " "+h (without building that string)
+		if strings.HasSuffix(lead, h) && (len(lead) == len(h) || lead[len(lead)-len(h)-1] == ' ') {
 			return true
 		}
 	}

@@ -1,9 +1,9 @@
 package passage
 
 import (
+	"cmp"
 	"math"
 	"slices"
-	"sort"
 )
 
 // Options tune passage location. The zero value means the defaults.
@@ -249,20 +249,20 @@ func (ix *Index) RankTokens(query []Token, k int) []Passage {
 	if k <= 0 || len(ix.windows) == 0 {
 		return nil
 	}
-	seen := make(map[string]bool)
+	var seen []int32 // the ids scored: a query has a few dozen terms
 	scores := make([]float64, len(ix.windows))
 	hit := make([]bool, len(ix.windows))
 	var cands []int
 	nw := float64(len(ix.windows))
 	for _, t := range query {
-		if !indexed(t) || seen[t.Term] {
+		if !indexed(t) {
 			continue
 		}
-		seen[t.Term] = true
 		id, ok := ix.vocab[t.Term]
-		if !ok {
+		if !ok || slices.Contains(seen, id) {
 			continue
 		}
+		seen = append(seen, id)
 		ps := ix.posts[ix.postStart[id]:ix.postStart[id+1]]
 		df := float64(len(ps))
 		idf := math.Log(1 + (nw-df+0.5)/(df+0.5))
@@ -279,12 +279,13 @@ func (ix *Index) RankTokens(query []Token, k int) []Passage {
 	if len(cands) == 0 {
 		return nil
 	}
+	// A total order (ties by window), so any sort gives the same ranking.
 	byScore := func(c []int) {
-		sort.Slice(c, func(a, b int) bool {
-			if scores[c[a]] != scores[c[b]] {
-				return scores[c[a]] > scores[c[b]]
+		slices.SortFunc(c, func(a, b int) int {
+			if scores[a] != scores[b] {
+				return cmp.Compare(scores[b], scores[a])
 			}
-			return c[a] < c[b]
+			return cmp.Compare(a, b)
 		})
 	}
 	byScore(cands)
@@ -294,8 +295,9 @@ func (ix *Index) RankTokens(query []Token, k int) []Passage {
 	bigrams, numbers := ix.queryPhrases(query)
 	if len(bigrams) > 0 || len(numbers) > 0 {
 		got := make([]bool, len(bigrams)+len(numbers))
+		role := ix.phraseRoles(bigrams, numbers)
 		for _, w := range cands {
-			scores[w] += ix.boost(ix.windows[w], bigrams, numbers, got)
+			scores[w] += ix.boost(ix.windows[w], bigrams, numbers, role, got)
 		}
 		byScore(cands)
 	}
@@ -323,7 +325,9 @@ type Bigram struct{ A, B string }
 // inflation" yields rate–inflation), anything else does not occur.
 func Bigrams(toks []Token) []Bigram {
 	var out []Bigram
-	seen := make(map[Bigram]bool)
+	// A claim has a few dozen bigrams, found again by a scan; a longer
+	// text's are also kept in seen.
+	var seen map[Bigram]bool
 	prev := ""
 	for _, t := range toks {
 		if !t.Content() {
@@ -331,15 +335,31 @@ func Bigrams(toks []Token) []Bigram {
 		}
 		if prev != "" {
 			b := Bigram{prev, t.Term}
-			if !seen[b] {
-				seen[b] = true
+			dup := seen[b]
+			if seen == nil {
+				dup = slices.Contains(out, b)
+			}
+			if !dup {
 				out = append(out, b)
+				switch {
+				case seen != nil:
+					seen[b] = true
+				case len(out) > scanBigrams:
+					seen = make(map[Bigram]bool, 2*len(out))
+					for _, o := range out {
+						seen[o] = true
+					}
+				}
 			}
 		}
 		prev = t.Term
 	}
 	return out
 }
+
+// scanBigrams is how many bigrams Bigrams finds by a scan before it keeps
+// a set of them.
+const scanBigrams = 32
 
 // queryPhrases numbers the distinct bigrams and numbers of a query that
 // occur in the source, by the term ids of the index: a window's boost
@@ -370,9 +390,33 @@ func (ix *Index) queryPhrases(query []Token) (map[uint64]int, map[int32]int) {
 // bigramKey is the key of the bigram of term ids a, b.
 func bigramKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
 
+// The parts a term id plays in a query's phrases (phraseRoles).
+const (
+	roleNumber       = 1 << iota // one of its numbers
+	roleBigramFirst              // the first term of one of its bigrams
+	roleBigramSecond             // the second term of one of its bigrams
+)
+
+// phraseRoles flags each term id of the index by its parts in the
+// query's bigrams and numbers (queryPhrases), so boost looks a token up
+// in those maps only where it can be found: most tokens of a window are
+// in neither.
+func (ix *Index) phraseRoles(bigrams map[uint64]int, numbers map[int32]int) []uint8 {
+	role := make([]uint8, len(ix.vocab))
+	for k := range bigrams {
+		role[int32(uint32(k>>32))] |= roleBigramFirst
+		role[int32(uint32(k))] |= roleBigramSecond
+	}
+	for id := range numbers {
+		role[id] |= roleNumber
+	}
+	return role
+}
+
 // boost is the window's bonus for the query's bigrams and numbers it
-// holds; got is scratch space of len(bigrams)+len(numbers).
-func (ix *Index) boost(w window, bigrams map[uint64]int, numbers map[int32]int, got []bool) float64 {
+// holds; role is phraseRoles(bigrams, numbers) and got is scratch space
+// of len(bigrams)+len(numbers).
+func (ix *Index) boost(w window, bigrams map[uint64]int, numbers map[int32]int, role []uint8, got []bool) float64 {
 	clear(got)
 	gotB, gotN := got[:len(bigrams)], got[len(bigrams):]
 	from, to := ix.sentTok[w.first], ix.sentTok[w.last]
@@ -383,7 +427,7 @@ func (ix *Index) boost(w window, bigrams map[uint64]int, numbers map[int32]int, 
 			continue // neither a content word nor a number
 		}
 		t := &ix.toks[k]
-		if t.Kind == Number {
+		if t.Kind == Number && role[id]&roleNumber != 0 {
 			if n, ok := numbers[id]; ok {
 				gotN[n] = true
 			}
@@ -391,7 +435,7 @@ func (ix *Index) boost(w window, bigrams map[uint64]int, numbers map[int32]int, 
 		if !t.Content() {
 			continue
 		}
-		if prev >= 0 {
+		if prev >= 0 && role[prev]&roleBigramFirst != 0 && role[id]&roleBigramSecond != 0 {
 			if n, ok := bigrams[bigramKey(prev, id)]; ok {
 				gotB[n] = true
 			}

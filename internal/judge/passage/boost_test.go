@@ -42,7 +42,7 @@ func checkBoost(t *testing.T, src, query string) {
 	bigrams, numbers := ix.queryPhrases(q)
 	got := make([]bool, len(bigrams)+len(numbers))
 	for k, w := range ix.windows {
-		if g, want := ix.boost(w, bigrams, numbers, got), boostByTerms(ix, w, q); g != want {
+		if g, want := ix.boost(w, bigrams, numbers, ix.phraseRoles(bigrams, numbers), got), boostByTerms(ix, w, q); g != want {
 			t.Fatalf("query %q, window %d (%q): boost %v, by terms %v", query, k, src[ix.sents[w.first].Start:ix.sents[w.last-1].End], g, want)
 		}
 	}
