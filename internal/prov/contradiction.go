@@ -198,9 +198,7 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 	seen := make(map[[3]string]bool)
 	an := lexical.NewAnalyzer()
 	for _, p := range cands {
-		a, b := &sents[p.pair[0]], &sents[p.pair[1]]
-		a.complete(an)
-		b.complete(an)
+		a, b := sents[p.pair[0]].analysis(an), sents[p.pair[1]].analysis(an)
 		kind, entity := compare(a, b, p.polarity, p.numbers)
 		if kind == "" {
 			continue
@@ -222,19 +220,20 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 
 // analyse splits the texts into sentences and keeps those worth
 // comparing with their stems (interned: sentences share the strings).
-// Their tokens are dropped: most sentences are in no candidate pair, and
-// a document's worth of tokens is a lot of memory; complete computes them
-// again, identically, for the sentences compared.
+// Their tokens are dropped, and the rest of their analysis is not even
+// allocated: most sentences are in no candidate pair, and a document's
+// worth of tokens is a lot of memory; analysis computes them again,
+// identically, for the sentences compared.
 //
 // Many texts (a graph's excerpts) are analysed in parallel, in chunks
 // whose results are joined in order: the result does not depend on the
 // number of cores.
-func (o Offline) analyse(texts []SourceText) []analysed {
+func (o Offline) analyse(texts []SourceText) []indexed {
 	workers := min(runtime.GOMAXPROCS(0), len(texts)/parallelTexts)
 	if workers <= 1 {
 		return o.analyseChunk(texts, 0, false)
 	}
-	parts := make([][]analysed, workers)
+	parts := make([][]indexed, workers)
 	var wg sync.WaitGroup
 	size := (len(texts) + workers - 1) / workers
 	for w := range workers {
@@ -253,10 +252,10 @@ func (o Offline) analyse(texts []SourceText) []analysed {
 const parallelTexts = 2048
 
 // analyseChunk analyses texts, the first of which is texts[base] of the
-// whole list. With keep, sentences keep their tokens for complete (a few
-// texts, most of whose sentences are compared).
-func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []analysed {
-	var out []analysed
+// whole list. With keep, sentences keep their tokens for complete in
+// their analysis (a few texts, most of whose sentences are compared).
+func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []indexed {
+	var out []indexed
 	an := lexical.NewAnalyzer()
 	intern := map[string]string{}
 	var ltoks []lexical.Token // reused unless kept
@@ -299,14 +298,24 @@ func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []analyse
 			if len(buf) < min(o.MinShared, o.NumberMinShared) {
 				continue
 			}
-			a := analysed{src: base + si, text: text, stems: slices.Clone(buf)}
+			s := indexed{src: base + si, text: text, stems: slices.Clone(buf)}
 			if keep {
-				a.toks, a.lex = toks, ltoks
+				s.full = &analysed{src: s.src, text: s.text, stems: s.stems, toks: toks, lex: ltoks}
 			}
-			out = append(out, a)
+			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// analysis returns the sentence's whole analysis, completed (allocated
+// on the first call, unless its tokens were kept).
+func (s *indexed) analysis(an *lexical.Analyzer) *analysed {
+	if s.full == nil {
+		s.full = &analysed{src: s.src, text: s.text, stems: s.stems}
+	}
+	s.full.complete(an)
+	return s.full
 }
 
 // complete computes a sentence's tokens, negated scopes, quantities,
@@ -389,7 +398,7 @@ func mayBeNotProse(s string) bool {
 // enough stems. Pairs are generated from an inverted index of the rarer
 // stems (sharing at least two of them), so unrelated sentences are never
 // compared, then filtered on their exact overlap.
-func (o Offline) candidates(ctx context.Context, sents []analysed) ([]candidate, error) {
+func (o Offline) candidates(ctx context.Context, sents []indexed) ([]candidate, error) {
 	post := make(map[string][]int32)
 	for i, s := range sents {
 		for _, st := range s.stems {
