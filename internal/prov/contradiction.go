@@ -156,8 +156,9 @@ type analysed struct {
 	// lex are lexical's tokens of text, kept with toks by Analyse for
 	// complete, which drops them.
 	lex []lexical.Token
-	// done is set by complete.
-	done bool
+	// done is set by complete; checked once asserted is known (asserts
+	// or complete).
+	done, checked bool
 	// scope[i] is true for the tokens of a negated scope; head[i] for the
 	// first content token of each scope.
 	scope, head []bool
@@ -198,7 +199,11 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 	seen := make(map[[3]string]bool)
 	an := lexical.NewAnalyzer()
 	for _, p := range cands {
-		a, b := sents[p.pair[0]].analysis(an), sents[p.pair[1]].analysis(an)
+		sa, sb := &sents[p.pair[0]], &sents[p.pair[1]]
+		if !sa.asserts(an) || !sb.asserts(an) {
+			continue // compare finds no conflict with a sentence that does not assert
+		}
+		a, b := sa.analysis(an), sb.analysis(an)
 		kind, entity := compare(a, b, p.polarity, p.numbers)
 		if kind == "" {
 			continue
@@ -318,6 +323,29 @@ func (s *indexed) analysis(an *lexical.Analyzer) *analysed {
 	return s.full
 }
 
+// asserts reports whether the sentence asserts (lexical.Asserted), what
+// compare asks first: a pair with a sentence that does not is no
+// conflict, and its sentences need not be completed for it. The
+// sentence's tokens are computed (and kept for complete), not the rest
+// of its analysis.
+func (s *indexed) asserts(an *lexical.Analyzer) bool {
+	if s.full == nil {
+		s.full = &analysed{src: s.src, text: s.text, stems: s.stems}
+	}
+	a := s.full
+	if !a.checked {
+		if a.toks == nil {
+			a.lex = an.Tokenize(a.text)
+			a.toks = tokenize(a.text, a.lex)
+		}
+		a.asserted, a.checked = lexical.Asserted(a.text, a.lex), true
+		if !a.asserted {
+			a.lex = nil // not completed for a conflict, so not kept in an index either
+		}
+	}
+	return a.asserted
+}
+
 // complete computes a sentence's tokens, negated scopes, quantities,
 // whether it asserts, its years and its names, once.
 func (a *analysed) complete(an *lexical.Analyzer) {
@@ -325,9 +353,11 @@ func (a *analysed) complete(an *lexical.Analyzer) {
 		return
 	}
 	ltoks := a.lex
-	if a.toks == nil {
+	if a.toks == nil || ltoks == nil {
 		ltoks = an.Tokenize(a.text)
-		a.toks = tokenize(a.text, ltoks)
+		if a.toks == nil {
+			a.toks = tokenize(a.text, ltoks)
+		}
 	}
 	a.lex, a.done = nil, true
 	a.scope, a.head = negationScopes(a.toks)
@@ -337,7 +367,9 @@ func (a *analysed) complete(an *lexical.Analyzer) {
 		a.valueTok = append(a.valueTok, nearestToken(a.toks, ltoks[q.Last].End))
 		a.valuePos = append(a.valuePos, ltoks[q.Tok].Start)
 	}
-	a.asserted = lexical.Asserted(a.text, ltoks)
+	if !a.checked {
+		a.asserted, a.checked = lexical.Asserted(a.text, ltoks), true
+	}
 	a.years = yearsOf(a.values)
 	a.names = namesOf(a.text, ltoks)
 	a.align = alignmentOf(a.text, a.toks)

@@ -151,13 +151,16 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 	for _, p := range pairs {
 		// An indexed sentence compared once is likely compared again (it
 		// shares stems with the session's topic): it keeps its tokens.
-		s := &x.sents[p.pair[0]]
+		s, sb := &x.sents[p.pair[0]], &t.sents[p.pair[1]]
 		fresh := s.full == nil
-		a := s.analysis(an)
+		asserts := s.asserts(an)
 		if fresh {
-			x.bytes += analysedBytes + 64*int64(len(a.toks))
+			x.bytes += analysedBytes + 64*int64(len(s.full.toks))
 		}
-		b := t.sents[p.pair[1]].analysis(an)
+		if !asserts || !sb.asserts(an) {
+			continue // compare finds no conflict with a sentence that does not assert
+		}
+		a, b := s.analysis(an), sb.analysis(an)
 		kind, entity := compare(a, b, p.polarity, p.numbers)
 		if kind == "" {
 			continue
