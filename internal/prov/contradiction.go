@@ -256,6 +256,10 @@ func (o Offline) analyse(texts []SourceText) []indexed {
 // parallelTexts is how many texts make a worker's share worth a goroutine.
 const parallelTexts = 2048
 
+// stemArena is how many stems analyseChunk allocates at once for the
+// sentences it keeps without tokens.
+const stemArena = 2048
+
 // analyseChunk analyses texts, the first of which is texts[base] of the
 // whole list. With keep, sentences keep their tokens for complete in
 // their analysis (a few texts, most of whose sentences are compared).
@@ -266,6 +270,10 @@ func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []indexed
 	var ltoks []lexical.Token // reused unless kept
 	var toks []token
 	var buf []string // a sentence's stems, then copied
+	// arena holds the stems of the sentences without tokens, one
+	// allocation for many; each sentence's are capped (their own
+	// capacity), so nothing appends into a neighbour's.
+	var arena []string
 	for si, t := range texts {
 		sents := splitSentences(t.Text)
 		out = slices.Grow(out, len(sents))
@@ -303,7 +311,18 @@ func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []indexed
 			if len(buf) < min(o.MinShared, o.NumberMinShared) {
 				continue
 			}
-			s := indexed{src: base + si, text: text, stems: slices.Clone(buf)}
+			var stems []string
+			if keep {
+				stems = slices.Clone(buf)
+			} else {
+				if cap(arena)-len(arena) < len(buf) {
+					arena = make([]string, 0, max(stemArena, len(buf)))
+				}
+				from := len(arena)
+				arena = append(arena, buf...)
+				stems = arena[from:len(arena):len(arena)]
+			}
+			s := indexed{src: base + si, text: text, stems: stems}
 			if keep {
 				s.full = &analysed{src: s.src, text: s.text, stems: s.stems, toks: toks, lex: ltoks}
 			}
