@@ -450,10 +450,40 @@ func mayBeNotProse(s string) bool {
 // stems (sharing at least two of them), so unrelated sentences are never
 // compared, then filtered on their exact overlap.
 func (o Offline) candidates(ctx context.Context, sents []indexed) ([]candidate, error) {
-	post := make(map[string][]int32)
+	// The posting list of stem id k is post[off[k]:off[k+1]], its
+	// sentences in order; the ids of sentence i's stems are
+	// occ[first[i]:first[i+1]]. Two flat slices, not a slice a stem.
+	ids := make(map[string]int32)
+	first := make([]int32, len(sents)+1)
+	n := 0
+	for _, s := range sents {
+		n += len(s.stems)
+	}
+	occ := make([]int32, 0, n)
 	for i, s := range sents {
 		for _, st := range s.stems {
-			post[st] = append(post[st], int32(i))
+			id, ok := ids[st]
+			if !ok {
+				id = int32(len(ids))
+				ids[st] = id
+			}
+			occ = append(occ, id)
+		}
+		first[i+1] = int32(len(occ))
+	}
+	off := make([]int32, len(ids)+1)
+	for _, id := range occ {
+		off[id+1]++
+	}
+	for k := 1; k < len(off); k++ {
+		off[k] += off[k-1]
+	}
+	post := make([]int32, len(occ))
+	fill := slices.Clone(off[:len(ids)])
+	for i := range sents {
+		for _, id := range occ[first[i]:first[i+1]] {
+			post[fill[id]] = int32(i)
+			fill[id]++
 		}
 	}
 	// Common stems say nothing about topic and would make this quadratic.
@@ -468,8 +498,8 @@ func (o Offline) candidates(ctx context.Context, sents []indexed) ([]candidate, 
 				return nil, err
 			}
 		}
-		for _, st := range sents[i].stems {
-			p := post[st]
+		for _, id := range occ[first[i]:first[i+1]] {
+			p := post[off[id]:off[id+1]]
 			if len(p) > maxDF {
 				continue
 			}
