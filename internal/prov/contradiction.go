@@ -156,8 +156,9 @@ type analysed struct {
 	// lex are lexical's tokens of text, kept with toks by Analyse for
 	// complete, which drops them.
 	lex []lexical.Token
-	// done is set by complete.
-	done bool
+	// done is set by complete; checked once asserted is known (asserts
+	// or complete).
+	done, checked bool
 	// scope[i] is true for the tokens of a negated scope; head[i] for the
 	// first content token of each scope.
 	scope, head []bool
@@ -198,9 +199,11 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 	seen := make(map[[3]string]bool)
 	an := lexical.NewAnalyzer()
 	for _, p := range cands {
-		a, b := &sents[p.pair[0]], &sents[p.pair[1]]
-		a.complete(an)
-		b.complete(an)
+		sa, sb := &sents[p.pair[0]], &sents[p.pair[1]]
+		if !sa.asserts(an) || !sb.asserts(an) {
+			continue // compare finds no conflict with a sentence that does not assert
+		}
+		a, b := sa.analysis(an), sb.analysis(an)
 		kind, entity := compare(a, b, p.polarity, p.numbers)
 		if kind == "" {
 			continue
@@ -222,19 +225,20 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 
 // analyse splits the texts into sentences and keeps those worth
 // comparing with their stems (interned: sentences share the strings).
-// Their tokens are dropped: most sentences are in no candidate pair, and
-// a document's worth of tokens is a lot of memory; complete computes them
-// again, identically, for the sentences compared.
+// Their tokens are dropped, and the rest of their analysis is not even
+// allocated: most sentences are in no candidate pair, and a document's
+// worth of tokens is a lot of memory; analysis computes them again,
+// identically, for the sentences compared.
 //
 // Many texts (a graph's excerpts) are analysed in parallel, in chunks
 // whose results are joined in order: the result does not depend on the
 // number of cores.
-func (o Offline) analyse(texts []SourceText) []analysed {
+func (o Offline) analyse(texts []SourceText) []indexed {
 	workers := min(runtime.GOMAXPROCS(0), len(texts)/parallelTexts)
 	if workers <= 1 {
 		return o.analyseChunk(texts, 0, false)
 	}
-	parts := make([][]analysed, workers)
+	parts := make([][]indexed, workers)
 	var wg sync.WaitGroup
 	size := (len(texts) + workers - 1) / workers
 	for w := range workers {
@@ -252,16 +256,24 @@ func (o Offline) analyse(texts []SourceText) []analysed {
 // parallelTexts is how many texts make a worker's share worth a goroutine.
 const parallelTexts = 2048
 
+// stemArena is how many stems analyseChunk allocates at once for the
+// sentences it keeps without tokens.
+const stemArena = 2048
+
 // analyseChunk analyses texts, the first of which is texts[base] of the
-// whole list. With keep, sentences keep their tokens for complete (a few
-// texts, most of whose sentences are compared).
-func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []analysed {
-	var out []analysed
+// whole list. With keep, sentences keep their tokens for complete in
+// their analysis (a few texts, most of whose sentences are compared).
+func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []indexed {
+	var out []indexed
 	an := lexical.NewAnalyzer()
 	intern := map[string]string{}
 	var ltoks []lexical.Token // reused unless kept
 	var toks []token
 	var buf []string // a sentence's stems, then copied
+	// arena holds the stems of the sentences without tokens, one
+	// allocation for many; each sentence's are capped (their own
+	// capacity), so nothing appends into a neighbour's.
+	var arena []string
 	for si, t := range texts {
 		sents := splitSentences(t.Text)
 		out = slices.Grow(out, len(sents))
@@ -299,14 +311,58 @@ func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []analyse
 			if len(buf) < min(o.MinShared, o.NumberMinShared) {
 				continue
 			}
-			a := analysed{src: base + si, text: text, stems: slices.Clone(buf)}
+			var stems []string
 			if keep {
-				a.toks, a.lex = toks, ltoks
+				stems = slices.Clone(buf)
+			} else {
+				if cap(arena)-len(arena) < len(buf) {
+					arena = make([]string, 0, max(stemArena, len(buf)))
+				}
+				from := len(arena)
+				arena = append(arena, buf...)
+				stems = arena[from:len(arena):len(arena)]
 			}
-			out = append(out, a)
+			s := indexed{src: base + si, text: text, stems: stems}
+			if keep {
+				s.full = &analysed{src: s.src, text: s.text, stems: s.stems, toks: toks, lex: ltoks}
+			}
+			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// analysis returns the sentence's whole analysis, completed (allocated
+// on the first call, unless its tokens were kept).
+func (s *indexed) analysis(an *lexical.Analyzer) *analysed {
+	if s.full == nil {
+		s.full = &analysed{src: s.src, text: s.text, stems: s.stems}
+	}
+	s.full.complete(an)
+	return s.full
+}
+
+// asserts reports whether the sentence asserts (lexical.Asserted), what
+// compare asks first: a pair with a sentence that does not is no
+// conflict, and its sentences need not be completed for it. The
+// sentence's tokens are computed (and kept for complete), not the rest
+// of its analysis.
+func (s *indexed) asserts(an *lexical.Analyzer) bool {
+	if s.full == nil {
+		s.full = &analysed{src: s.src, text: s.text, stems: s.stems}
+	}
+	a := s.full
+	if !a.checked {
+		if a.toks == nil {
+			a.lex = an.Tokenize(a.text)
+			a.toks = tokenize(a.text, a.lex)
+		}
+		a.asserted, a.checked = lexical.Asserted(a.text, a.lex), true
+		if !a.asserted {
+			a.lex = nil // not completed for a conflict, so not kept in an index either
+		}
+	}
+	return a.asserted
 }
 
 // complete computes a sentence's tokens, negated scopes, quantities,
@@ -316,9 +372,11 @@ func (a *analysed) complete(an *lexical.Analyzer) {
 		return
 	}
 	ltoks := a.lex
-	if a.toks == nil {
+	if a.toks == nil || ltoks == nil {
 		ltoks = an.Tokenize(a.text)
-		a.toks = tokenize(a.text, ltoks)
+		if a.toks == nil {
+			a.toks = tokenize(a.text, ltoks)
+		}
 	}
 	a.lex, a.done = nil, true
 	a.scope, a.head = negationScopes(a.toks)
@@ -328,7 +386,9 @@ func (a *analysed) complete(an *lexical.Analyzer) {
 		a.valueTok = append(a.valueTok, nearestToken(a.toks, ltoks[q.Last].End))
 		a.valuePos = append(a.valuePos, ltoks[q.Tok].Start)
 	}
-	a.asserted = lexical.Asserted(a.text, ltoks)
+	if !a.checked {
+		a.asserted, a.checked = lexical.Asserted(a.text, ltoks), true
+	}
 	a.years = yearsOf(a.values)
 	a.names = namesOf(a.text, ltoks)
 	a.align = alignmentOf(a.text, a.toks)
@@ -389,11 +449,41 @@ func mayBeNotProse(s string) bool {
 // enough stems. Pairs are generated from an inverted index of the rarer
 // stems (sharing at least two of them), so unrelated sentences are never
 // compared, then filtered on their exact overlap.
-func (o Offline) candidates(ctx context.Context, sents []analysed) ([]candidate, error) {
-	post := make(map[string][]int32)
+func (o Offline) candidates(ctx context.Context, sents []indexed) ([]candidate, error) {
+	// The posting list of stem id k is post[off[k]:off[k+1]], its
+	// sentences in order; the ids of sentence i's stems are
+	// occ[first[i]:first[i+1]]. Two flat slices, not a slice a stem.
+	ids := make(map[string]int32)
+	first := make([]int32, len(sents)+1)
+	n := 0
+	for _, s := range sents {
+		n += len(s.stems)
+	}
+	occ := make([]int32, 0, n)
 	for i, s := range sents {
 		for _, st := range s.stems {
-			post[st] = append(post[st], int32(i))
+			id, ok := ids[st]
+			if !ok {
+				id = int32(len(ids))
+				ids[st] = id
+			}
+			occ = append(occ, id)
+		}
+		first[i+1] = int32(len(occ))
+	}
+	off := make([]int32, len(ids)+1)
+	for _, id := range occ {
+		off[id+1]++
+	}
+	for k := 1; k < len(off); k++ {
+		off[k] += off[k-1]
+	}
+	post := make([]int32, len(occ))
+	fill := slices.Clone(off[:len(ids)])
+	for i := range sents {
+		for _, id := range occ[first[i]:first[i+1]] {
+			post[fill[id]] = int32(i)
+			fill[id]++
 		}
 	}
 	// Common stems say nothing about topic and would make this quadratic.
@@ -408,8 +498,8 @@ func (o Offline) candidates(ctx context.Context, sents []analysed) ([]candidate,
 				return nil, err
 			}
 		}
-		for _, st := range sents[i].stems {
-			p := post[st]
+		for _, id := range occ[first[i]:first[i+1]] {
+			p := post[off[id]:off[id+1]]
 			if len(p) > maxDF {
 				continue
 			}

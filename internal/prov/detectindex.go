@@ -38,8 +38,9 @@ type OfflineIndex struct {
 	count []int32
 }
 
-// indexed is a sentence of an indexed text: its stems, and all the rest
-// of its analysis once it has been compared (complete).
+// indexed is a sentence of a text: its stems, and all the rest of its
+// analysis once it has been compared (analysis), or from the start when
+// its tokens were kept (Analyse).
 type indexed struct {
 	src   int
 	text  string
@@ -51,7 +52,7 @@ type indexed struct {
 // to compare with an OfflineIndex and add to it.
 type AnalysedText struct {
 	o     Offline
-	sents []analysed
+	sents []indexed
 }
 
 // NewIndex returns an empty index for the detector o.
@@ -150,15 +151,16 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 	for _, p := range pairs {
 		// An indexed sentence compared once is likely compared again (it
 		// shares stems with the session's topic): it keeps its tokens.
-		s := &x.sents[p.pair[0]]
-		if s.full == nil {
-			s.full = &analysed{src: s.src, text: s.text, stems: s.stems}
-			s.full.complete(an)
+		s, sb := &x.sents[p.pair[0]], &t.sents[p.pair[1]]
+		fresh := s.full == nil
+		asserts := s.asserts(an)
+		if fresh {
 			x.bytes += analysedBytes + 64*int64(len(s.full.toks))
 		}
-		a := s.full
-		b := &t.sents[p.pair[1]]
-		b.complete(an)
+		if !asserts || !sb.asserts(an) {
+			continue // compare finds no conflict with a sentence that does not assert
+		}
+		a, b := s.analysis(an), sb.analysis(an)
 		kind, entity := compare(a, b, p.polarity, p.numbers)
 		if kind == "" {
 			continue

@@ -96,9 +96,8 @@ func (t TwoWay) Detect(ctx context.Context, texts []SourceText) ([]Conflict, err
 		if ba.Contradict <= th {
 			continue
 		}
-		a.complete(an)
-		b.complete(an)
-		entity := entityNear(a, b, firstShared(a, b))
+		fa, fb := a.analysis(an), b.analysis(an)
+		entity := entityNear(fa, fb, firstShared(fa, fb))
 		c := Conflict{A: texts[a.src].ID, B: texts[b.src].ID, Entity: entity,
 			SnippetA: snippet(a.text), SnippetB: snippet(b.text), Kind: "entailment", Detector: "two-way"}
 		k := [3]string{c.A, c.B, strings.ToLower(entity)}
