@@ -3,7 +3,6 @@ package llm
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -77,10 +76,6 @@ func (m *geminiModel) Generate(ctx context.Context, req Request) (Response, erro
 
 	tctx, tr := withTrace(ctx)
 	r, err := m.generate(tctx, geminiContents(req.Messages), cfg)
-	var malformed *Error
-	if errors.As(err, &malformed) {
-		return Response{}, err
-	}
 	if err != nil {
 		return Response{}, classify(ctx, Gemini, m.ep.Model, err, tr, m.ep.APIKey)
 	}
@@ -89,12 +84,13 @@ func (m *geminiModel) Generate(ctx context.Context, req Request) (Response, erro
 
 // generate makes the SDK's call. The SDK asserts types while it
 // post-processes an answer and panics on some malformed ones (a null
-// candidate: `{"candidates":[null]}`); such an answer is a transient
-// failure of this call, not a crash of the run.
+// candidate: `{"candidates":[null]}`); such an answer is an error of this
+// call, classified as any unreadable answer (transient), not a crash of
+// the run.
 func (m *geminiModel) generate(ctx context.Context, contents []*genai.Content, cfg *genai.GenerateContentConfig) (r *genai.GenerateContentResponse, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			r, err = nil, &Error{Provider: Gemini, Model: m.ep.Model, Kind: ErrTransient, Status: 200, msg: fmt.Sprintf("malformed answer: %v", p)}
+			r, err = nil, fmt.Errorf("malformed answer: %v", p)
 		}
 	}()
 	return m.client.Models.GenerateContent(ctx, m.ep.Model, contents, cfg)
