@@ -194,12 +194,14 @@ func writeError(w http.ResponseWriter, err error) {
 	writeJSON(w, status, body)
 }
 
-// writeJSON renders v into a buffer, then writes it with status.
+// writeJSON renders v into a buffer, then writes it with status. Answers
+// are compact JSON, one line: agents read them, many a second (pipe them
+// through jq to read them); the graph and PROV documents stay indented
+// (stream.go).
 func writeJSON(w http.ResponseWriter, status int, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("encode response: %w", err)
 	}
