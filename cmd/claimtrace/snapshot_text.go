@@ -37,8 +37,9 @@ Snapshots written by this version of claimtrace have it already; this is for
 snapshots written by an older one, by hand, or before an extractor change
 (a sidecar of another version is ignored, and the page extracted as before).
 Rerunning skips pages whose text is current. Pages the extractor cannot
-read are listed and keep no text. Do not run it while "claimtrace snapshot"
-adds to the same directory.`,
+read are listed and keep no text. Kept text no page points to any more (of
+an older extractor version) is deleted. Do not run it while "claimtrace
+snapshot" adds to the same directory.`,
 		Example: "  claimtrace snapshot index-text snap/o3\n  claimtrace snapshot index-text snap/o3 --json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -79,8 +80,8 @@ func (a *app) runSnapshotIndexText(ctx context.Context, dir string, concurrency 
 		enc.SetIndent("", "  ")
 		return enc.Encode(snapshotTextResult{Dir: dir, ExtractorVersion: fetch.ExtractorVersion, IndexTextResult: res})
 	}
-	fmt.Fprintf(a.stdout, "%s: %d pages: %d given their text now, %d current already, %d unreadable (extractor version %d)\n",
-		dir, res.Pages, res.Written, res.Current, len(res.Unreadable), fetch.ExtractorVersion)
+	fmt.Fprintf(a.stdout, "%s: %d pages: %d given their text now, %d current already, %d unreadable, %d unused text files deleted (extractor version %d)\n",
+		dir, res.Pages, res.Written, res.Current, len(res.Unreadable), res.Removed, fetch.ExtractorVersion)
 	urls := make([]string, 0, len(res.Unreadable))
 	for u := range res.Unreadable {
 		urls = append(urls, u)

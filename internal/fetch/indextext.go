@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -39,6 +42,10 @@ type IndexTextResult struct {
 	// Written got a sidecar now; Current had a usable one already.
 	Written int `json:"written"`
 	Current int `json:"current"`
+	// Removed counts the sidecar files no index line points to any more
+	// (left by an older extractor version, or by a page re-extracted),
+	// deleted once the index is written.
+	Removed int `json:"removed"`
 	// Unreadable maps the URLs that have no sidecar to why: a page file
 	// missing or corrupt, or content Extract cannot read. A run extracts
 	// (or fails on) them as before.
@@ -50,8 +57,10 @@ type IndexTextResult struct {
 // do not extract its pages again. Lines whose sidecar is usable are left
 // as they are; the others get a new "extracted" key, every other key and
 // its order kept. The index is replaced atomically, and only if no one
-// appended to it meanwhile. It must not run while another process writes
-// the same snapshot.
+// appended to it meanwhile. Sidecar files no line points to afterwards
+// are deleted. It must not run while another process writes the same
+// snapshot (a sidecar that process wrote but has not indexed yet would be
+// deleted, and its page extracted again by the runs reading it).
 func IndexText(ctx context.Context, dir string, opt IndexTextOptions) (IndexTextResult, error) {
 	res := IndexTextResult{Unreadable: map[string]string{}}
 	indexPath := filepath.Join(dir, IndexFile)
@@ -62,10 +71,15 @@ func IndexText(ctx context.Context, dir string, opt IndexTextOptions) (IndexText
 	type line struct {
 		raw []byte
 		e   *Entry
+		ext string // the sidecar file the line points to, if any
 	}
 	var lines []line
 	_, err = scanIndex(f, func(raw []byte, e *Entry) {
-		lines = append(lines, line{raw: bytes.Clone(raw), e: e})
+		l := line{raw: bytes.Clone(raw), e: e}
+		if e != nil && e.Extracted != nil {
+			l.ext = e.Extracted.File
+		}
+		lines = append(lines, l)
 	})
 	f.Close()
 	if err != nil {
@@ -113,7 +127,7 @@ func IndexText(ctx context.Context, dir string, opt IndexTextOptions) (IndexText
 				if err != nil {
 					return fmt.Errorf("index text %s: %s: %w", dir, e.URL, err)
 				}
-				lines[i].raw = raw
+				lines[i].raw, lines[i].ext = raw, x.File
 				res.Written++
 				changed = true
 			}
@@ -123,8 +137,15 @@ func IndexText(ctx context.Context, dir string, opt IndexTextOptions) (IndexText
 	if err := g.Wait(); err != nil {
 		return res, err
 	}
+	kept := make(map[string]bool)
+	for _, l := range lines {
+		if l.ext != "" {
+			kept[path.Clean(l.ext)] = true
+		}
+	}
 	if !changed {
-		return res, nil
+		res.Removed, err = pruneSidecars(dir, kept)
+		return res, err
 	}
 	var out bytes.Buffer
 	for _, l := range lines {
@@ -140,7 +161,34 @@ func IndexText(ctx context.Context, dir string, opt IndexTextOptions) (IndexText
 	if err := atomicfile.Write(indexPath, out.Bytes(), before.Mode().Perm()); err != nil {
 		return res, fmt.Errorf("index text %s: %w", dir, err)
 	}
-	return res, nil
+	res.Removed, err = pruneSidecars(dir, kept)
+	return res, err
+}
+
+// pruneSidecars deletes the sidecar files of dir's pages directory that
+// are not in kept (their slash-separated names relative to dir) and
+// returns how many it deleted. Only regular files named as sidecars are
+// touched: page bodies, links and directories stay.
+func pruneSidecars(dir string, kept map[string]bool) (int, error) {
+	des, err := os.ReadDir(filepath.Join(dir, PagesDir))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("index text %s: list sidecars: %w", dir, err)
+	}
+	removed := 0
+	for _, de := range des {
+		name := path.Join(PagesDir, de.Name())
+		if !de.Type().IsRegular() || !strings.HasSuffix(name, sidecarSuffix) || kept[name] {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(name))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return removed, fmt.Errorf("index text %s: remove an unused sidecar: %w", dir, err)
+		}
+		removed++
+	}
+	return removed, nil
 }
 
 // indexPage reads the page of e and returns the sidecar to point to, or

@@ -6,7 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -548,6 +551,85 @@ func TestIndexText(t *testing.T) {
 	}
 	if again, _ := os.ReadFile(filepath.Join(dir, IndexFile)); !bytes.Equal(again, after) {
 		t.Errorf("second run rewrote the index")
+	}
+}
+
+// TestIndexTextRemovesUnusedSidecars: the sidecar of an older extractor a
+// line pointed to, and one no line points to, are deleted once the index
+// is written; the sidecars in use, the page files, and whatever is not a
+// regular sidecar file stay.
+func TestIndexTextRemovesUnusedSidecars(t *testing.T) {
+	dir := t.TempDir()
+	pages := extractorCorpus(t)[:3]
+	writeSnapshot(t, dir, false, pages...) // with their sidecars
+	idx := filepath.Join(dir, IndexFile)
+	data, _ := os.ReadFile(idx)
+	lines := strings.SplitAfter(string(data), "\n")
+	// The first page's line points to a sidecar of version 0.
+	old := path.Join(PagesDir, "0123456789abcdef0123456789abcdef"+sidecarSuffix)
+	os.WriteFile(filepath.Join(dir, filepath.FromSlash(old)), []byte(`{"version":0}`), 0o600)
+	raw, err := setKey([]byte(lines[0]), "extracted", &Extracted{File: old, Version: 0, SHA256: strings.Repeat("0", 64)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines[0] = string(raw)
+	os.WriteFile(idx, []byte(strings.Join(lines, "")), 0o644)
+	stray := filepath.Join(dir, PagesDir, "fedcba9876543210fedcba9876543210"+sidecarSuffix)
+	os.WriteFile(stray, []byte(`{}`), 0o600)
+	notFile := filepath.Join(dir, PagesDir, "subdir"+sidecarSuffix)
+	os.Mkdir(notFile, 0o700)
+	link := filepath.Join(dir, PagesDir, "link"+sidecarSuffix)
+	os.Symlink(stray, link)
+	inUse := map[string]bool{}
+	snap, err := OpenSnapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range snap.Entries()[1:] {
+		inUse[e.Extracted.File] = true
+	}
+
+	res, err := IndexText(context.Background(), dir, IndexTextOptions{Concurrency: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Written != 1 || res.Current != 2 || res.Removed != 2 {
+		t.Fatalf("IndexText = %+v, want 1 written, 2 current, 2 removed", res)
+	}
+	for _, gone := range []string{filepath.Join(dir, filepath.FromSlash(old)), stray} {
+		if _, err := os.Lstat(gone); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: still there (%v)", gone, err)
+		}
+	}
+	for _, kept := range []string{notFile, link} {
+		if _, err := os.Lstat(kept); err != nil {
+			t.Errorf("%s: %v, want it left alone", kept, err)
+		}
+	}
+	snap, err = OpenSnapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range snap.Entries() {
+		if _, err := os.Stat(filepath.Join(dir, e.File)); err != nil {
+			t.Errorf("page file of %s: %v", e.URL, err)
+		}
+		if e.Extracted == nil || e.Extracted.Version != ExtractorVersion {
+			t.Fatalf("%s: sidecar %+v", e.URL, e.Extracted)
+		}
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(e.Extracted.File))); err != nil {
+			t.Errorf("sidecar of %s: %v", e.URL, err)
+		}
+	}
+	for f := range inUse {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err != nil {
+			t.Errorf("sidecar in use %s: %v", f, err)
+		}
+	}
+
+	// Nothing left to remove: a second run deletes nothing.
+	if res, err = IndexText(context.Background(), dir, IndexTextOptions{Concurrency: 1}); err != nil || res.Removed != 0 || res.Current != 3 {
+		t.Errorf("second IndexText = %+v, %v; want 3 current, none removed", res, err)
 	}
 }
 

@@ -82,6 +82,8 @@ func (s *Service) AddClaim(ctx context.Context, id string, in ClaimInput) (*Clai
 		return nil, err
 	}
 	defer ss.mu.Unlock()
+	soon := s.writes.expect() // stored next, unless refused
+	defer soon.settle()
 	if err := ss.checkClaimID(&in); err != nil {
 		return nil, err // the session changed meanwhile; the rules are checked below
 	}
@@ -110,7 +112,7 @@ func (s *Service) AddClaim(ctx context.Context, id string, in ClaimInput) (*Clai
 	if err := s.validate(ss, o, g); err != nil {
 		return nil, fmt.Errorf("add claim %q: %w", in.ID, err)
 	}
-	if err := s.commit(ctx, ss, o, g); err != nil {
+	if err := s.commit(ctx, soon, ss, o, g); err != nil {
 		return nil, err
 	}
 	ix, err := s.pathIndex(ss, in.ID)
@@ -318,6 +320,8 @@ func (s *Service) AddReasoning(ctx context.Context, id string, in ReasoningInput
 		return nil, err
 	}
 	defer ss.mu.Unlock()
+	soon := s.writes.expect() // stored next, unless refused
+	defer soon.settle()
 	if in.ID == "" {
 		in.ID = ss.nextID("r")
 	}
@@ -333,7 +337,7 @@ func (s *Service) AddReasoning(ctx context.Context, id string, in ReasoningInput
 	if err := s.validate(ss, o, g); err != nil {
 		return nil, fmt.Errorf("add reasoning %q: %w", in.ID, err)
 	}
-	if err := s.commit(ctx, ss, o, g); err != nil {
+	if err := s.commit(ctx, soon, ss, o, g); err != nil {
 		return nil, err
 	}
 	res := &ReasoningResult{Session: id, Reasoning: r, Inputs: orEmpty(in.Inputs)}
@@ -420,6 +424,8 @@ func (s *Service) AddEdge(ctx context.Context, id string, in EdgeInput) (*EdgeRe
 		return nil, err
 	}
 	defer ss.mu.Unlock()
+	soon := s.writes.expect() // stored next, unless refused
+	defer soon.settle()
 	if _, _, err := ss.prepareEdge(e); err != nil {
 		return nil, err
 	}
@@ -437,7 +443,7 @@ func (s *Service) AddEdge(ctx context.Context, id string, in EdgeInput) (*EdgeRe
 	if err != nil {
 		return nil, fmt.Errorf("add edge %s -%s-> %s: %w", e.From, rel, e.To, err)
 	}
-	if err := s.commit(ctx, ss, o, g); err != nil {
+	if err := s.commit(ctx, soon, ss, o, g); err != nil {
 		return nil, err
 	}
 	res := &EdgeResult{Session: id, Edge: edgeView(o.Edge.Edge)}
@@ -490,6 +496,8 @@ func (s *Service) Withdraw(ctx context.Context, id, claimID string) (*SessionInf
 		return nil, err
 	}
 	defer ss.mu.Unlock()
+	soon := s.writes.expect() // stored next, unless refused
+	defer soon.settle()
 	if kind, ok := ss.kindOf(claimID); !ok || kind != prov.KindClaim {
 		return nil, fmt.Errorf("withdraw claim %q: no such claim in session %s: %w", claimID, id, claimtrace.ErrNotFound)
 	}
@@ -498,7 +506,7 @@ func (s *Service) Withdraw(ctx context.Context, id, claimID string) (*SessionInf
 	if err != nil {
 		return nil, err
 	}
-	if err := s.commit(ctx, ss, o, g); err != nil {
+	if err := s.commit(ctx, soon, ss, o, g); err != nil {
 		return nil, err
 	}
 	return ss.info(s.tau), nil

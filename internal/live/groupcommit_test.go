@@ -24,7 +24,7 @@ func TestGroupCommit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	g := &groupCommit{st: st}
+	g := newGroupCommit(st, 0)
 	var wg sync.WaitGroup
 	errs := make(chan error, writers*each)
 	for w := range writers {
@@ -32,7 +32,7 @@ func TestGroupCommit(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range each {
-				errs <- g.put(ctx, store.Unit{Run: fmt.Sprintf("run%d", w), Kind: OpUnit, Key: opKey(i), Status: store.StatusDone, Data: []byte(fmt.Sprintf(`{"w":%d,"i":%d}`, w, i))})
+				errs <- g.put(ctx, nil, store.Unit{Run: fmt.Sprintf("run%d", w), Kind: OpUnit, Key: opKey(i), Status: store.StatusDone, Data: []byte(fmt.Sprintf(`{"w":%d,"i":%d}`, w, i))})
 			}
 		}()
 	}
@@ -62,7 +62,7 @@ func TestGroupCommit(t *testing.T) {
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if err := g.put(cancelled, store.Unit{Run: "run0", Kind: OpUnit, Key: "late", Status: store.StatusDone, Data: []byte(`{}`)}); err == nil {
+	if err := g.put(cancelled, nil, store.Unit{Run: "run0", Kind: OpUnit, Key: "late", Status: store.StatusDone, Data: []byte(`{}`)}); err == nil {
 		t.Error("a put with a cancelled context succeeded")
 	}
 	if _, ok, err := st.GetUnit(ctx, "run0", OpUnit, "late"); err != nil || ok {
@@ -79,7 +79,7 @@ func TestGroupCommitFailsOneUnit(t *testing.T) {
 	if err := st.EnsureRun(ctx, "good", RunKind, "{}"); err != nil {
 		t.Fatal(err)
 	}
-	g := &groupCommit{st: st}
+	g := newGroupCommit(st, 0)
 	var batch []*queuedUnit
 	for i, run := range []string{"good", "no-such-run", "good"} {
 		batch = append(batch, &queuedUnit{u: store.Unit{Run: run, Kind: OpUnit, Key: opKey(i), Status: store.StatusDone, Data: []byte(`{}`)}})
@@ -102,13 +102,13 @@ func TestGroupCommitFailsOneUnit(t *testing.T) {
 // not there) leaves the queue free: the next put is written, or panics,
 // instead of waiting for ever.
 func TestGroupCommitSurvivesPanic(t *testing.T) {
-	g := &groupCommit{}
+	g := newGroupCommit(nil, 0)
 	u := store.Unit{Run: "r", Kind: OpUnit, Key: opKey(0), Status: store.StatusDone, Data: []byte(`{}`)}
 	for attempt := range 2 {
 		done := make(chan any, 1)
 		go func() {
 			defer func() { done <- recover() }()
-			g.put(context.Background(), u)
+			g.put(context.Background(), nil, u)
 		}()
 		select {
 		case p := <-done:
@@ -121,5 +121,84 @@ func TestGroupCommitSurvivesPanic(t *testing.T) {
 	}
 	if g.writing || len(g.queue) > 0 {
 		t.Errorf("after the panics: writing %v, %d queued; want idle", g.writing, len(g.queue))
+	}
+}
+
+// TestGroupCommitWaitsForAnnounced: a leader waits for the operations
+// announced as about to be stored, and no longer than it takes them to be
+// queued or given up; with none announced, or with the delay off, it
+// writes at once. The delay is an hour, so a wait that is not cut short
+// fails the test by its timeout.
+func TestGroupCommitWaitsForAnnounced(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t, storetest.SQLiteDSN(t))
+	if err := st.EnsureRun(ctx, "r", RunKind, "{}"); err != nil {
+		t.Fatal(err)
+	}
+	unit := func(key string) store.Unit {
+		return store.Unit{Run: "r", Kind: OpUnit, Key: key, Status: store.StatusDone, Data: []byte(`{}`)}
+	}
+	// within runs f and fails when it takes more than a minute.
+	within := func(what string, f func() error) {
+		t.Helper()
+		done := make(chan error, 1)
+		go func() { done <- f() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: still waiting after a minute", what)
+		}
+	}
+	// leading starts a put that leads, and returns once it waits for the
+	// announced operations, with its outcome to come.
+	leading := func(g *groupCommit, key string) chan error {
+		t.Helper()
+		out := make(chan error, 1)
+		go func() { out <- g.put(ctx, nil, unit(key)) }()
+		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			g.mu.Lock()
+			waiting := g.writing && len(g.queue) == 1
+			g.mu.Unlock()
+			if waiting {
+				return out
+			}
+		}
+		t.Fatalf("put %s never waited for the announced operations", key)
+		return nil
+	}
+
+	g := newGroupCommit(st, time.Hour)
+	within("a put with nothing announced", func() error { return g.put(ctx, nil, unit("alone")) })
+
+	soon := g.expect()
+	lead := leading(g, "lead")
+	select {
+	case err := <-lead:
+		t.Fatalf("the leader wrote before the announced operation came (%v)", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	within("the announced put", func() error { return g.put(ctx, soon, unit("announced")) })
+	within("the leader", func() error { return <-lead })
+	soon.settle() // once queued, settling again changes nothing
+	if n := g.coming.Load(); n != 0 {
+		t.Errorf("%d operations still announced, want 0", n)
+	}
+
+	given := g.expect()
+	lead = leading(g, "lead2")
+	given.settle() // refused before it was stored
+	within("the leader of a given-up operation", func() error { return <-lead })
+
+	off := newGroupCommit(st, -1)
+	off.expect() // never comes
+	within("a put with the delay off", func() error { return off.put(ctx, nil, unit("off")) })
+
+	for _, key := range []string{"alone", "lead", "announced", "lead2", "off"} {
+		if _, ok, err := st.GetUnit(ctx, "r", OpUnit, key); err != nil || !ok {
+			t.Errorf("unit %s: stored %v (%v)", key, ok, err)
+		}
 	}
 }

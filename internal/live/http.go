@@ -194,12 +194,14 @@ func writeError(w http.ResponseWriter, err error) {
 	writeJSON(w, status, body)
 }
 
-// writeJSON renders v into a buffer, then writes it with status.
+// writeJSON renders v into a buffer, then writes it with status. Answers
+// are compact JSON, one line: agents read them, many a second (pipe them
+// through jq to read them); the graph and PROV documents stay indented
+// (stream.go).
 func writeJSON(w http.ResponseWriter, status int, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("encode response: %w", err)
 	}
@@ -217,31 +219,54 @@ func writeBody(w http.ResponseWriter, status int, contentType string, body []byt
 // decode reads one JSON object into v, refusing unknown fields and
 // trailing data. An empty body is an empty object when empty is allowed.
 func decode(r *http.Request, v any, empty bool) error {
-	data, err := io.ReadAll(r.Body)
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return fmt.Errorf("request body over %d bytes, the most one request may carry (an excerpt holds at most %d bytes: record a longer source as several excerpts): %w", MaxBody, MaxText, claimtrace.ErrTooLarge)
-		}
-		// The client hung up or stalled midway: its request, not the server,
-		// failed.
-		return fmt.Errorf("request body cut short after %d bytes: %v: %w", len(data), err, claimtrace.ErrInvalid)
+	// Decoded as it is read, without a copy of the whole body first; the
+	// body's own failures are told apart from the JSON's.
+	body := &bodyReader{r: r.Body}
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil && dec.More() {
+		err = errTrailing
 	}
-	if len(bytes.TrimSpace(data)) == 0 {
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(body.err, &mbe):
+		return fmt.Errorf("request body over %d bytes, the most one request may carry (an excerpt holds at most %d bytes: record a longer source as several excerpts): %w", MaxBody, MaxText, claimtrace.ErrTooLarge)
+	case body.err != nil:
+		// The client hung up or stalled midway: its request, not the
+		// server, failed.
+		return fmt.Errorf("request body cut short after %d bytes: %v: %w", body.n, body.err, claimtrace.ErrInvalid)
+	case err == io.EOF: // nothing but white space
 		if empty {
 			return nil
 		}
 		return fmt.Errorf("empty request body: want a JSON object: %w", claimtrace.ErrInvalid)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	case err == errTrailing:
+		return fmt.Errorf("request body: data after the JSON object: %w", claimtrace.ErrInvalid)
+	case err != nil:
 		return fmt.Errorf("request body: %v: %w", err, claimtrace.ErrInvalid)
 	}
-	if dec.More() {
-		return fmt.Errorf("request body: data after the JSON object: %w", claimtrace.ErrInvalid)
-	}
 	return nil
+}
+
+// errTrailing is decode's own: a body with more after its JSON value.
+var errTrailing = errors.New("data after the JSON value")
+
+// bodyReader reads a request body, counting its bytes and keeping the
+// error that ended it other than io.EOF.
+type bodyReader struct {
+	r   io.Reader
+	n   int64
+	err error
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	if err != nil && err != io.EOF && b.err == nil {
+		b.err = err
+	}
+	return n, err
 }
 
 func (h *api) listSessions(w http.ResponseWriter, r *http.Request) error {

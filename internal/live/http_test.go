@@ -204,6 +204,8 @@ func TestHTTPErrors(t *testing.T) {
 		{"unknown field", "POST", "/sessions/e1/claims", `{"statement":"x","cites":["s1"]}`, 400, "cites", ""},
 		{"two objects", "POST", "/sessions/e1/claims", `{"statement":"x"} {}`, 400, "after the JSON object", ""},
 		{"empty body", "POST", "/sessions/e1/sources", ``, 400, "empty request body", ""},
+		{"white space only", "POST", "/sessions/e1/sources", " \n\t ", 400, "empty request body", ""},
+		{"an object, then too much", "POST", "/sessions/e1/claims", `{"statement":"x"}` + strings.Repeat(" ", MaxBody), 413, "bytes", ""},
 		{"rule violation", "POST", "/sessions/e1/claims", `{"statement":"x","supports":["s9"]}`, 422, `no node "s9"`, "edge-endpoint"},
 		{"cycle", "POST", "/sessions/e1/edges", `{"from":"r1","to":"r1","rel":"refines"}`, 422, "itself", "no-self-loop"},
 		{"bad relation", "POST", "/sessions/e1/edges", `{"from":"s1","to":"r1","rel":"cites"}`, 400, "cites", ""},

@@ -159,6 +159,8 @@ func (s *Service) AddSource(ctx context.Context, id string, in SourceInput) (*So
 		return nil, err
 	}
 	defer ss.mu.Unlock()
+	soon := s.writes.expect() // stored next, unless refused
+	defer soon.settle()
 	if src.ID == "" {
 		src.ID = ss.nextID("s")
 	}
@@ -196,7 +198,7 @@ func (s *Service) AddSource(ctx context.Context, id string, in SourceInput) (*So
 			return nil, fmt.Errorf("add source: %w", err)
 		}
 	}
-	if err := s.commit(ctx, ss, o, g); err != nil {
+	if err := s.commit(ctx, soon, ss, o, g); err != nil {
 		ss.detect = nil // holds a source that is not recorded: built again when next needed
 		return nil, err
 	}
