@@ -151,9 +151,9 @@ func (o Offline) withDefaults() Offline {
 type analysed struct {
 	src   int
 	text  string
-	toks  []token  // nil until complete, or until Analyse kept them
+	toks  []token  // nil until asserts or complete
 	stems []string // sorted, unique content stems
-	// lex are lexical's tokens of text, kept with toks by Analyse for
+	// lex are lexical's tokens of text, kept with toks by asserts for
 	// complete, which drops them.
 	lex []lexical.Token
 	// done is set by complete; checked once asserted is known (asserts
@@ -200,6 +200,9 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 	an := lexical.NewAnalyzer()
 	for _, p := range cands {
 		sa, sb := &sents[p.pair[0]], &sents[p.pair[1]]
+		if !sa.cues.mayConflict(sb.cues, p.polarity, p.numbers) {
+			continue // nothing compare reads a conflict in
+		}
 		if !sa.asserts(an) || !sb.asserts(an) {
 			continue // compare finds no conflict with a sentence that does not assert
 		}
@@ -257,37 +260,37 @@ func (o Offline) analyse(texts []SourceText) []indexed {
 const parallelTexts = 2048
 
 // stemArena is how many stems analyseChunk allocates at once for the
-// sentences it keeps without tokens.
+// sentences of many texts.
 const stemArena = 2048
 
 // analyseChunk analyses texts, the first of which is texts[base] of the
-// whole list. With keep, sentences keep their tokens for complete in
-// their analysis (a few texts, most of whose sentences are compared).
-func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []indexed {
+// whole list. Their stems are interned unless few (a text or two, whose
+// stems are not worth it); no sentence keeps its tokens: few are ever
+// compared (cues), and asserts computes the tokens of those.
+func (o Offline) analyseChunk(texts []SourceText, base int, few bool) []indexed {
 	var out []indexed
 	an := lexical.NewAnalyzer()
-	intern := map[string]string{}
-	var ltoks []lexical.Token // reused unless kept
+	var intern map[string]string
+	if !few {
+		intern = map[string]string{}
+	}
+	var ltoks []lexical.Token // reused
 	var toks []token
 	var buf []string // a sentence's stems, then copied
-	// arena holds the stems of the sentences without tokens, one
-	// allocation for many; each sentence's are capped (their own
-	// capacity), so nothing appends into a neighbour's.
+	// arena holds the sentences' stems, one allocation for many; each
+	// sentence's are capped (their own capacity), so nothing appends into
+	// a neighbour's.
 	var arena []string
+	var spans []sentence
 	for si, t := range texts {
-		sents := splitSentences(t.Text)
-		out = slices.Grow(out, len(sents))
-		for _, s := range sents {
+		spans = appendSentences(spans[:0], t.Text)
+		out = slices.Grow(out, len(spans))
+		for _, s := range spans {
 			text := t.Text[s.start:s.end]
 			if len(text) > 16*o.MaxWords || !prose(text) {
 				continue // far too long to be one statement, or not prose
 			}
-			if keep {
-				ltoks = an.Tokenize(text)
-				toks = make([]token, 0, len(ltoks))
-			} else {
-				ltoks = an.AppendTokens(ltoks[:0], text, 0)
-			}
+			ltoks = an.AppendTokens(ltoks[:0], text, 0)
 			toks = appendTokens(toks[:0], text, ltoks)
 			if len(toks) > o.MaxWords {
 				continue
@@ -297,12 +300,14 @@ func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []indexed
 				if tk.stem == "" {
 					continue
 				}
-				st, ok := tk.stem, keep // a few texts' stems are not worth interning
-				if !ok {
-					if st, ok = intern[tk.stem]; !ok {
-						st = tk.stem
+				st := tk.stem
+				if !few {
+					in, ok := intern[st]
+					if !ok {
+						in = st
 						intern[st] = st
 					}
+					st = in
 				}
 				buf = append(buf, st)
 			}
@@ -311,29 +316,24 @@ func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []indexed
 			if len(buf) < min(o.MinShared, o.NumberMinShared) {
 				continue
 			}
-			var stems []string
-			if keep {
-				stems = slices.Clone(buf)
-			} else {
-				if cap(arena)-len(arena) < len(buf) {
-					arena = make([]string, 0, max(stemArena, len(buf)))
+			if cap(arena)-len(arena) < len(buf) {
+				size := stemArena
+				if few {
+					size = 256 // a text's
 				}
-				from := len(arena)
-				arena = append(arena, buf...)
-				stems = arena[from:len(arena):len(arena)]
+				arena = make([]string, 0, max(size, len(buf)))
 			}
-			s := indexed{src: base + si, text: text, stems: stems}
-			if keep {
-				s.full = &analysed{src: s.src, text: s.text, stems: s.stems, toks: toks, lex: ltoks}
-			}
-			out = append(out, s)
+			from := len(arena)
+			arena = append(arena, buf...)
+			out = append(out, indexed{src: base + si, text: text, stems: arena[from:len(arena):len(arena)],
+				cues: cuesOf(text, ltoks, toks)})
 		}
 	}
 	return out
 }
 
 // analysis returns the sentence's whole analysis, completed (allocated
-// on the first call, unless its tokens were kept).
+// on the first call, or by asserts).
 func (s *indexed) analysis(an *lexical.Analyzer) *analysed {
 	if s.full == nil {
 		s.full = &analysed{src: s.src, text: s.text, stems: s.stems}

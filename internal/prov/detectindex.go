@@ -29,22 +29,26 @@ type OfflineIndex struct {
 	o     Offline
 	ids   []string
 	sents []indexed // sentences of the indexed texts
-	post  map[string][]int32
-	// stems interns the indexed sentences' stems, which most share.
-	stems map[string]string
-	bytes int64 // estimated memory (Bytes)
+	// stemID numbers the indexed sentences' stems, which most share;
+	// stems[k] is stem k, the one copy the sentences point to, and
+	// post[k] lists the sentences with it, in order.
+	stemID map[string]int32
+	stems  []string
+	post   [][]int32
+	bytes  int64 // estimated memory (Bytes)
 	// count is Conflicts' tally of stems shared with each indexed
-	// sentence, all zero between calls.
-	count []int32
+	// sentence, inNew its count of a new text's sentences with each stem:
+	// all zero between calls.
+	count, inNew []int32
 }
 
-// indexed is a sentence of a text: its stems, and all the rest of its
-// analysis once it has been compared (analysis), or from the start when
-// its tokens were kept (Analyse).
+// indexed is a sentence of a text: its stems and cues, and all the rest
+// of its analysis once it has been compared (asserts, analysis).
 type indexed struct {
 	src   int
 	text  string
 	stems []string
+	cues  cues
 	full  *analysed
 }
 
@@ -57,7 +61,7 @@ type AnalysedText struct {
 
 // NewIndex returns an empty index for the detector o.
 func (o Offline) NewIndex() *OfflineIndex {
-	return &OfflineIndex{o: o.withDefaults(), post: map[string][]int32{}, stems: map[string]string{}}
+	return &OfflineIndex{o: o.withDefaults(), stemID: map[string]int32{}}
 }
 
 // Len is the number of texts in the index.
@@ -72,8 +76,6 @@ func (x *OfflineIndex) Bytes() int64 { return x.bytes }
 // analysed outside the lock that guards one.
 func (o Offline) Analyse(text string) *AnalysedText {
 	o = o.withDefaults()
-	// Its sentences keep their tokens: a new text's sentences are the
-	// ones Conflicts compares.
 	return &AnalysedText{o: o, sents: o.analyseChunk([]SourceText{{Text: text}}, 0, true)}
 }
 
@@ -94,12 +96,36 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 	// A stem in more sentences than maxDF, counting t's, says nothing of
 	// the topic (candidates).
 	maxDF := max(24, (len(x.sents)+len(t.sents))/200)
-	inNew := map[string]int{}
+	// Each of t's stems by its id in the index, -1 for one it lacks
+	// (no indexed sentence shares it); inNew counts t's sentences with
+	// each stem of the index.
+	n := 0
+	for _, s := range t.sents {
+		n += len(s.stems)
+	}
+	stemIDs := make([]int32, 0, n)
+	if len(x.inNew) < len(x.post) {
+		x.inNew = make([]int32, len(x.post)+len(x.post)/2)
+	}
+	inNew := x.inNew
 	for _, s := range t.sents {
 		for _, st := range s.stems {
-			inNew[st]++
+			id, ok := x.stemID[st]
+			if !ok {
+				id = -1
+			} else {
+				inNew[id]++
+			}
+			stemIDs = append(stemIDs, id)
 		}
 	}
+	defer func() {
+		for _, id := range stemIDs {
+			if id >= 0 {
+				inNew[id] = 0
+			}
+		}
+	}()
 	if len(x.count) < len(x.sents) {
 		x.count = make([]int32, len(x.sents)+len(x.sents)/2)
 	}
@@ -107,6 +133,7 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 	var touched []int32
 	var pairs []candidate // indexed sentence, t's sentence
 	minShared, minOverlap := min(x.o.MinShared, x.o.NumberMinShared), min(x.o.MinOverlap, x.o.NumberMinOverlap)
+	ids := stemIDs
 	for j := range t.sents {
 		if j%64 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -114,9 +141,12 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 			}
 		}
 		b := &t.sents[j]
-		for _, st := range b.stems {
-			p := x.post[st]
-			if len(p)+inNew[st] > maxDF {
+		for _, id := range ids[:len(b.stems)] {
+			if id < 0 {
+				continue
+			}
+			p := x.post[id]
+			if len(p)+int(inNew[id]) > maxDF {
 				continue
 			}
 			for _, i := range p {
@@ -126,6 +156,7 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 				count[i]++
 			}
 		}
+		ids = ids[len(b.stems):]
 		for _, i := range touched {
 			if count[i] >= 2 || minShared <= 1 {
 				shared := sharedStems(x.sents[i].stems, b.stems)
@@ -152,6 +183,9 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 		// An indexed sentence compared once is likely compared again (it
 		// shares stems with the session's topic): it keeps its tokens.
 		s, sb := &x.sents[p.pair[0]], &t.sents[p.pair[1]]
+		if !s.cues.mayConflict(sb.cues, p.polarity, p.numbers) {
+			continue // nothing compare reads a conflict in
+		}
 		fresh := s.full == nil
 		asserts := s.asserts(an)
 		if fresh {
@@ -196,16 +230,18 @@ func (x *OfflineIndex) Add(id string, t *AnalysedText) error {
 		i := int32(len(x.sents))
 		stems := make([]string, len(s.stems))
 		for k, st := range s.stems {
-			in, ok := x.stems[st]
+			id, ok := x.stemID[st]
 			if !ok {
-				in = st
-				x.stems[st] = st
+				id = int32(len(x.post))
+				x.stemID[st] = id
+				x.stems = append(x.stems, st)
+				x.post = append(x.post, nil)
 				x.bytes += int64(len(st)) + 48
 			}
-			stems[k] = in
-			x.post[in] = append(x.post[in], i)
+			x.post[id] = append(x.post[id], i)
+			stems[k] = x.stems[id]
 		}
-		x.sents = append(x.sents, indexed{src: src, text: s.text, stems: stems})
+		x.sents = append(x.sents, indexed{src: src, text: s.text, stems: stems, cues: s.cues})
 		x.bytes += 64 + 20*int64(len(stems))
 	}
 	return nil

@@ -60,7 +60,12 @@ type sentence struct{ start, end int }
 // a statement, and a sentence may start in lower case (a caption's "b,", a
 // symbol).
 func splitSentences(text string) []sentence {
-	var out []sentence
+	return appendSentences(nil, text)
+}
+
+// appendSentences appends splitSentences(text) to out.
+func appendSentences(out []sentence, text string) []sentence {
+	var spans []lexical.Span // a line's, reused
 	for ls := 0; ls <= len(text); {
 		le := strings.IndexByte(text[ls:], '\n')
 		if le < 0 {
@@ -68,7 +73,8 @@ func splitSentences(text string) []sentence {
 		} else {
 			le += ls
 		}
-		for _, sp := range (lexical.Splitter{LowerStarts: true}).Split(text, ls, le, nil) {
+		spans = (lexical.Splitter{LowerStarts: true}).AppendSplit(spans[:0], text, ls, le, nil)
+		for _, sp := range spans {
 			s, e := sp.Start, sp.End
 			for s < e && isSpaceByte(text[s]) {
 				s++
