@@ -9,6 +9,8 @@ import "strings"
 // "fold") or "magnitude" ("an order of magnitude"). A text with no digit,
 // no Number token and none of these words holds no quantity either reads,
 // so a caller that only needs to know whether it might skips reading it.
+// (The fraction and multiplier words are those of fractionWords and
+// multiplierWords, listed again: a switch costs less than two lookups.)
 func IsQuantityWord(lower string) bool {
 	if len(lower) < 3 {
 		return false
@@ -16,8 +18,15 @@ func IsQuantityWord(lower string) bool {
 	if _, ok := spelledNumber(lower); ok {
 		return true
 	}
-	if fractionWords[lower] != 0 || multiplierWords[lower] != 0 {
+	switch lower {
+	case "magnitude",
+		// fractionWords
+		"half", "halves", "third", "thirds", "quarter", "quarters", "fourth", "fourths",
+		"fifth", "fifths", "sixth", "sixths", "eighth", "eighths", "tenth", "tenths",
+		// multiplierWords
+		"doubled", "doubling", "doubles", "tripled", "tripling", "triples", "trebled",
+		"quadrupled", "quadrupling", "quadruples", "halved", "halving":
 		return true
 	}
-	return strings.HasSuffix(lower, "fold") || lower == "magnitude"
+	return strings.HasSuffix(lower, "fold")
 }

@@ -200,7 +200,7 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 	an := lexical.NewAnalyzer()
 	for _, p := range cands {
 		sa, sb := &sents[p.pair[0]], &sents[p.pair[1]]
-		if !sa.cues.mayConflict(sb.cues, p.polarity, p.numbers) {
+		if !mayConflict(sa, sb, p.polarity, p.numbers) {
 			continue // nothing compare reads a conflict in
 		}
 		if !sa.asserts(an) || !sb.asserts(an) {
@@ -282,6 +282,8 @@ func (o Offline) analyseChunk(texts []SourceText, base int, few bool) []indexed 
 	// a neighbour's.
 	var arena []string
 	var spans []sentence
+	var scope, head []bool // negationHeads'
+
 	for si, t := range texts {
 		spans = appendSentences(spans[:0], t.Text)
 		out = slices.Grow(out, len(spans))
@@ -291,7 +293,7 @@ func (o Offline) analyseChunk(texts []SourceText, base int, few bool) []indexed 
 				continue // far too long to be one statement, or not prose
 			}
 			ltoks = an.AppendTokens(ltoks[:0], text, 0)
-			toks = appendTokens(toks[:0], text, ltoks)
+			toks = appendTokens(slices.Grow(toks[:0], len(ltoks)+4), text, ltoks)
 			if len(toks) > o.MaxWords {
 				continue
 			}
@@ -313,8 +315,14 @@ func (o Offline) analyseChunk(texts []SourceText, base int, few bool) []indexed 
 			}
 			slices.Sort(buf)
 			buf = slices.Compact(buf)
-			if len(buf) < min(o.MinShared, o.NumberMinShared) {
+			n := len(buf) // its stems; the heads of its negated scopes follow
+			if n < min(o.MinShared, o.NumberMinShared) {
 				continue
+			}
+			c, negation := cuesOf(text, ltoks, toks)
+			if negation {
+				scope, head = falses(scope, len(toks)), falses(head, len(toks))
+				buf = negationHeads(buf, toks, scope, head)
 			}
 			if cap(arena)-len(arena) < len(buf) {
 				size := stemArena
@@ -325,8 +333,11 @@ func (o Offline) analyseChunk(texts []SourceText, base int, few bool) []indexed 
 			}
 			from := len(arena)
 			arena = append(arena, buf...)
-			out = append(out, indexed{src: base + si, text: text, stems: arena[from:len(arena):len(arena)],
-				cues: cuesOf(text, ltoks, toks)})
+			s := indexed{src: base + si, text: text, stems: arena[from : from+n : from+n], cues: c}
+			if len(buf) > n {
+				s.heads = arena[from+n : len(arena) : len(arena)]
+			}
+			out = append(out, s)
 		}
 	}
 	return out
@@ -760,11 +771,17 @@ func differentNames(a, b []string) bool {
 	return only(a, b) && only(b, a)
 }
 
-// directions maps change words to +1 (up) or -1 (down).
-var directions = map[string]int{
-	"increas": 1, "rise": 1, "grow": 1, "rais": 1, "boost": 1, "improv": 1, "higher": 1, "outperform": 1, "accel": 1,
-	"decreas": -1, "declin": -1, "fall": -1, "drop": -1, "reduc": -1, "lower": -1, "worsen": -1, "degrad": -1,
-	"hurt": -1, "underperform": -1, "shrink": -1, "shrank": -1, "cut": -1, "slash": -1,
+// direction returns +1 for the stem of a change word up, -1 for one
+// down, 0 for any other stem.
+func direction(stem string) int {
+	switch stem {
+	case "increas", "rise", "grow", "rais", "boost", "improv", "higher", "outperform", "accel":
+		return 1
+	case "decreas", "declin", "fall", "drop", "reduc", "lower", "worsen", "degrad",
+		"hurt", "underperform", "shrink", "shrank", "cut", "slash":
+		return -1
+	}
+	return 0
 }
 
 // oppositeDirection: a says a thing went up where b says it went down: the
@@ -775,18 +792,18 @@ func oppositeDirection(a, b *analysed) (string, bool) {
 		return "", false // "a lower heart rate … as a higher heart rate"
 	}
 	for i, ta := range a.toks {
-		da := directions[ta.stem]
+		da := direction(ta.stem)
 		if da == 0 || a.scope[i] {
 			continue
 		}
 		for j, tb := range b.toks {
-			db := directions[tb.stem]
+			db := direction(tb.stem)
 			if db == 0 || db == da || b.scope[j] {
 				continue
 			}
 			for _, off := range [2]int{-1, 1} {
 				x, y := neighbour(a.toks, i, off), neighbour(b.toks, j, off)
-				if x >= 0 && y >= 0 && a.toks[x].stem == b.toks[y].stem && directions[a.toks[x].stem] == 0 &&
+				if x >= 0 && y >= 0 && a.toks[x].stem == b.toks[y].stem && direction(a.toks[x].stem) == 0 &&
 					(off < 0 || sameSubject(a, i, b, j)) {
 					return phrase(a, b, x, off, nil), true
 				}
@@ -839,7 +856,7 @@ func measuresOf(a *analysed) []string {
 func bothWays(a *analysed) bool {
 	up, down := false, false
 	for i, t := range a.toks {
-		switch d := directions[t.stem]; {
+		switch d := direction(t.stem); {
 		case a.scope[i]:
 		case d > 0:
 			up = true
@@ -889,7 +906,7 @@ func phrase(a, b *analysed, k, step int, skip func(token) bool) string {
 		}
 		tk := a.toks[k]
 		_, shared := slices.BinarySearch(b.stems, tk.stem)
-		ok := tk.stem != "" && shared && directions[tk.stem] == 0 && (skip == nil || !skip(tk))
+		ok := tk.stem != "" && shared && direction(tk.stem) == 0 && (skip == nil || !skip(tk))
 		if !ok {
 			if len(words) > 0 {
 				break
@@ -911,6 +928,13 @@ func phrase(a, b *analysed, k, step int, skip func(token) bool) string {
 func negationScopes(toks []token) (scope, head []bool) {
 	scope = make([]bool, len(toks))
 	head = make([]bool, len(toks))
+	markNegationScopes(scope, head, toks)
+	return scope, head
+}
+
+// markNegationScopes sets negationScopes(toks) in scope and head, all
+// false and as long as toks.
+func markNegationScopes(scope, head []bool, toks []token) {
 	for i, tk := range toks {
 		// "NOT" is usually a gate or an operator; "neither X nor Y
 		// stimulated" denies the verb after its subjects, which a scope of
@@ -956,7 +980,6 @@ func negationScopes(toks []token) (scope, head []bool) {
 			n++
 		}
 	}
-	return scope, head
 }
 
 // snippet shortens a sentence to at most 400 bytes on a rune boundary.

@@ -35,19 +35,28 @@ type OfflineIndex struct {
 	stemID map[string]int32
 	stems  []string
 	post   [][]int32
-	bytes  int64 // estimated memory (Bytes)
+	// analyses are the analyses of the sentences compared, by their
+	// text (share): the same for every sentence of a text, whose src
+	// they do not tell.
+	analyses map[string]*analysed
+	// arena holds the indexed sentences' stems and heads, many
+	// sentences' to an allocation.
+	arena []string
+	bytes int64 // estimated memory (Bytes)
 	// count is Conflicts' tally of stems shared with each indexed
 	// sentence, inNew its count of a new text's sentences with each stem:
 	// all zero between calls.
 	count, inNew []int32
 }
 
-// indexed is a sentence of a text: its stems and cues, and all the rest
-// of its analysis once it has been compared (asserts, analysis).
+// indexed is a sentence of a text: its stems, cues and the heads of its
+// negated scopes (mayConflict), and all the rest of its analysis once it
+// has been compared (asserts, analysis).
 type indexed struct {
 	src   int
 	text  string
 	stems []string
+	heads []string // stems too, most often none
 	cues  cues
 	full  *analysed
 }
@@ -57,11 +66,15 @@ type indexed struct {
 type AnalysedText struct {
 	o     Offline
 	sents []indexed
+	// ids are the index ids of its sentences' stems in idsOf, one after
+	// the other, -1 for a stem idsOf lacked (Conflicts, for Add).
+	ids   []int32
+	idsOf *OfflineIndex
 }
 
 // NewIndex returns an empty index for the detector o.
 func (o Offline) NewIndex() *OfflineIndex {
-	return &OfflineIndex{o: o.withDefaults(), stemID: map[string]int32{}}
+	return &OfflineIndex{o: o.withDefaults(), stemID: map[string]int32{}, analyses: map[string]*analysed{}}
 }
 
 // Len is the number of texts in the index.
@@ -119,6 +132,7 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 			stemIDs = append(stemIDs, id)
 		}
 	}
+	t.ids, t.idsOf = stemIDs, x // for Add
 	defer func() {
 		for _, id := range stemIDs {
 			if id >= 0 {
@@ -181,15 +195,20 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 	an := lexical.NewAnalyzer()
 	for _, p := range pairs {
 		// An indexed sentence compared once is likely compared again (it
-		// shares stems with the session's topic): it keeps its tokens.
+		// shares stems with the session's topic): it keeps its tokens,
+		// and gives its analysis to the other sentences of its text, of
+		// which a session often has several.
 		s, sb := &x.sents[p.pair[0]], &t.sents[p.pair[1]]
-		if !s.cues.mayConflict(sb.cues, p.polarity, p.numbers) {
+		if !mayConflict(s, sb, p.polarity, p.numbers) {
 			continue // nothing compare reads a conflict in
 		}
-		fresh := s.full == nil
+		fresh, freshB := x.share(s), x.share(sb)
 		asserts := s.asserts(an)
 		if fresh {
-			x.bytes += analysedBytes + 64*int64(len(s.full.toks))
+			x.bytes += analysedBytes + 64*int64(len(s.full.toks)) + 48
+		}
+		if freshB {
+			x.bytes += analysedBytes + 48 // its tokens once completed (Add)
 		}
 		if !asserts || !sb.asserts(an) {
 			continue // compare finds no conflict with a sentence that does not assert
@@ -200,7 +219,7 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 			continue
 		}
 		c := Conflict{
-			A: x.ids[a.src], B: id, Entity: entity,
+			A: x.ids[s.src], B: id, Entity: entity,
 			SnippetA: snippet(a.text), SnippetB: snippet(b.text),
 			Kind: kind, Detector: "offline",
 		}
@@ -212,6 +231,22 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// share gives s the analysis of the sentences of its text compared
+// before, the same as its own would be, or makes its own the one they get
+// (allocated, not computed). It reports the latter.
+func (x *OfflineIndex) share(s *indexed) bool {
+	if s.full != nil {
+		return false
+	}
+	if a, ok := x.analyses[s.text]; ok {
+		s.full = a
+		return false
+	}
+	s.full = &analysed{src: s.src, text: s.text, stems: s.stems}
+	x.analyses[s.text] = s.full
+	return true
 }
 
 // Add puts t, the text of source id, into the index after the texts
@@ -226,23 +261,54 @@ func (x *OfflineIndex) Add(id string, t *AnalysedText) error {
 	src := len(x.ids)
 	x.ids = append(x.ids, id)
 	x.bytes += int64(len(id)) + 16
+	// The ids Conflicts looked up in this index, if it did: a stem's id
+	// never changes, and those it lacked are looked up again.
+	var known []int32
+	if t.idsOf == x {
+		known = t.ids
+	}
+	n := 0
+	for _, s := range t.sents {
+		n += len(s.stems) + len(s.heads)
+	}
+	if cap(x.arena)-len(x.arena) < n {
+		x.arena = make([]string, 0, max(stemArena, n))
+	}
 	for _, s := range t.sents {
 		i := int32(len(x.sents))
-		stems := make([]string, len(s.stems))
+		from := len(x.arena)
 		for k, st := range s.stems {
-			id, ok := x.stemID[st]
-			if !ok {
-				id = int32(len(x.post))
-				x.stemID[st] = id
-				x.stems = append(x.stems, st)
-				x.post = append(x.post, nil)
-				x.bytes += int64(len(st)) + 48
+			id := int32(-1)
+			if known != nil {
+				id = known[k]
+			}
+			if id < 0 {
+				var ok bool
+				if id, ok = x.stemID[st]; !ok {
+					id = int32(len(x.post))
+					x.stemID[st] = id
+					x.stems = append(x.stems, st)
+					x.post = append(x.post, nil)
+					x.bytes += int64(len(st)) + 48
+				}
 			}
 			x.post[id] = append(x.post[id], i)
-			stems[k] = x.stems[id]
+			x.arena = append(x.arena, x.stems[id])
 		}
-		x.sents = append(x.sents, indexed{src: src, text: s.text, stems: stems, cues: s.cues})
-		x.bytes += 64 + 20*int64(len(stems))
+		if known != nil {
+			known = known[len(s.stems):]
+		}
+		stems := x.arena[from:len(x.arena):len(x.arena)]
+		var heads []string
+		if len(s.heads) > 0 {
+			for _, h := range s.heads {
+				k, _ := slices.BinarySearch(s.stems, h) // found: a head is one of the stems
+				x.arena = append(x.arena, stems[k])
+			}
+			heads = x.arena[from+len(stems) : len(x.arena) : len(x.arena)]
+		}
+		x.sents = append(x.sents, indexed{src: src, text: s.text, stems: stems, heads: heads, cues: s.cues})
+		x.bytes += 64 + 20*int64(len(stems)+len(heads))
 	}
 	return nil
 }
