@@ -198,11 +198,14 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 	var out []Conflict
 	seen := make(map[[3]string]bool)
 	an := lexical.NewAnalyzer()
+	shared := sharedAnalyses{}
 	for _, p := range cands {
 		sa, sb := &sents[p.pair[0]], &sents[p.pair[1]]
 		if !mayConflict(sa, sb, p.polarity, p.numbers) {
 			continue // nothing compare reads a conflict in
 		}
+		shared.share(sa)
+		shared.share(sb)
 		if !sa.asserts(an) || !sb.asserts(an) {
 			continue // compare finds no conflict with a sentence that does not assert
 		}
@@ -212,7 +215,7 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 			continue
 		}
 		c := Conflict{
-			A: texts[a.src].ID, B: texts[b.src].ID, Entity: entity,
+			A: texts[sa.src].ID, B: texts[sb.src].ID, Entity: entity,
 			SnippetA: snippet(a.text), SnippetB: snippet(b.text),
 			Kind: kind, Detector: "offline",
 		}

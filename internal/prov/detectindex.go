@@ -35,10 +35,8 @@ type OfflineIndex struct {
 	stemID map[string]int32
 	stems  []string
 	post   [][]int32
-	// analyses are the analyses of the sentences compared, by their
-	// text (share): the same for every sentence of a text, whose src
-	// they do not tell.
-	analyses map[string]*analysed
+	// analyses are those of the sentences compared.
+	analyses sharedAnalyses
 	// arena holds the indexed sentences' stems and heads, many
 	// sentences' to an allocation.
 	arena []string
@@ -74,7 +72,7 @@ type AnalysedText struct {
 
 // NewIndex returns an empty index for the detector o.
 func (o Offline) NewIndex() *OfflineIndex {
-	return &OfflineIndex{o: o.withDefaults(), stemID: map[string]int32{}, analyses: map[string]*analysed{}}
+	return &OfflineIndex{o: o.withDefaults(), stemID: map[string]int32{}, analyses: sharedAnalyses{}}
 }
 
 // Len is the number of texts in the index.
@@ -202,7 +200,7 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 		if !mayConflict(s, sb, p.polarity, p.numbers) {
 			continue // nothing compare reads a conflict in
 		}
-		fresh, freshB := x.share(s), x.share(sb)
+		fresh, freshB := x.analyses.share(s), x.analyses.share(sb)
 		asserts := s.asserts(an)
 		if fresh {
 			x.bytes += analysedBytes + 64*int64(len(s.full.toks)) + 48
@@ -233,19 +231,26 @@ func (x *OfflineIndex) Conflicts(ctx context.Context, id string, t *AnalysedText
 	return out, nil
 }
 
+// sharedAnalyses are the analyses of the sentences compared, by their
+// text: a sentence takes that of an earlier one of the same text (share),
+// which is the one its own would be. Pages repeat sentences, and so do
+// the sources of a session.
+type sharedAnalyses map[string]*analysed
+
 // share gives s the analysis of the sentences of its text compared
-// before, the same as its own would be, or makes its own the one they get
-// (allocated, not computed). It reports the latter.
-func (x *OfflineIndex) share(s *indexed) bool {
+// before, or makes its own (allocated, not computed) the one they get,
+// and reports the latter. An analysis shared is the text's, not the
+// sentence's: its src is the first sentence's.
+func (m sharedAnalyses) share(s *indexed) bool {
 	if s.full != nil {
 		return false
 	}
-	if a, ok := x.analyses[s.text]; ok {
+	if a, ok := m[s.text]; ok {
 		s.full = a
 		return false
 	}
 	s.full = &analysed{src: s.src, text: s.text, stems: s.stems}
-	x.analyses[s.text] = s.full
+	m[s.text] = s.full
 	return true
 }
 
