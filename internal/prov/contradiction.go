@@ -230,11 +230,12 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 }
 
 // analyse splits the texts into sentences and keeps those worth
-// comparing with their stems (interned: sentences share the strings).
-// Their tokens are dropped, and the rest of their analysis is not even
-// allocated: most sentences are in no candidate pair, and a document's
-// worth of tokens is a lot of memory; analysis computes them again,
-// identically, for the sentences compared.
+// comparing with their stems (interned: sentences share the strings),
+// cues and negation heads (mayConflict). Their tokens are dropped, and
+// the rest of their analysis is not even allocated: most sentences are
+// in no candidate pair, most candidate pairs have nothing to conflict
+// about, and a document's worth of tokens is a lot of memory; analysis
+// computes them again, identically, for the sentences compared.
 //
 // Many texts (a graph's excerpts) are analysed in parallel, in chunks
 // whose results are joined in order: the result does not depend on the
