@@ -133,7 +133,12 @@ type Splitter struct {
 // join lines: the caller cuts blocks first. protected (sorted by Start)
 // are the regions no split falls inside.
 func (sp Splitter) Split(text string, start, end int, protected []Protected) []Span {
-	var out []Span
+	return sp.AppendSplit(nil, text, start, end, protected)
+}
+
+// AppendSplit appends the spans Split returns to out: for a caller
+// splitting many pieces of text into one reused slice.
+func (sp Splitter) AppendSplit(out []Span, text string, start, end int, protected []Protected) []Span {
 	spans := protected
 	si := sort.Search(len(spans), func(k int) bool { return spans[k].End > start })
 	sentStart := start

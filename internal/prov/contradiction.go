@@ -151,9 +151,9 @@ func (o Offline) withDefaults() Offline {
 type analysed struct {
 	src   int
 	text  string
-	toks  []token  // nil until complete, or until Analyse kept them
+	toks  []token  // nil until asserts or complete
 	stems []string // sorted, unique content stems
-	// lex are lexical's tokens of text, kept with toks by Analyse for
+	// lex are lexical's tokens of text, kept with toks by asserts for
 	// complete, which drops them.
 	lex []lexical.Token
 	// done is set by complete; checked once asserted is known (asserts
@@ -198,8 +198,14 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 	var out []Conflict
 	seen := make(map[[3]string]bool)
 	an := lexical.NewAnalyzer()
+	shared := sharedAnalyses{}
 	for _, p := range cands {
 		sa, sb := &sents[p.pair[0]], &sents[p.pair[1]]
+		if !mayConflict(sa, sb, p.polarity, p.numbers) {
+			continue // nothing compare reads a conflict in
+		}
+		shared.share(sa)
+		shared.share(sb)
 		if !sa.asserts(an) || !sb.asserts(an) {
 			continue // compare finds no conflict with a sentence that does not assert
 		}
@@ -209,7 +215,7 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 			continue
 		}
 		c := Conflict{
-			A: texts[a.src].ID, B: texts[b.src].ID, Entity: entity,
+			A: texts[sa.src].ID, B: texts[sb.src].ID, Entity: entity,
 			SnippetA: snippet(a.text), SnippetB: snippet(b.text),
 			Kind: kind, Detector: "offline",
 		}
@@ -224,11 +230,12 @@ func (o Offline) Detect(ctx context.Context, texts []SourceText) ([]Conflict, er
 }
 
 // analyse splits the texts into sentences and keeps those worth
-// comparing with their stems (interned: sentences share the strings).
-// Their tokens are dropped, and the rest of their analysis is not even
-// allocated: most sentences are in no candidate pair, and a document's
-// worth of tokens is a lot of memory; analysis computes them again,
-// identically, for the sentences compared.
+// comparing with their stems (interned: sentences share the strings),
+// cues and negation heads (mayConflict). Their tokens are dropped, and
+// the rest of their analysis is not even allocated: most sentences are
+// in no candidate pair, most candidate pairs have nothing to conflict
+// about, and a document's worth of tokens is a lot of memory; analysis
+// computes them again, identically, for the sentences compared.
 //
 // Many texts (a graph's excerpts) are analysed in parallel, in chunks
 // whose results are joined in order: the result does not depend on the
@@ -257,38 +264,40 @@ func (o Offline) analyse(texts []SourceText) []indexed {
 const parallelTexts = 2048
 
 // stemArena is how many stems analyseChunk allocates at once for the
-// sentences it keeps without tokens.
+// sentences of many texts.
 const stemArena = 2048
 
 // analyseChunk analyses texts, the first of which is texts[base] of the
-// whole list. With keep, sentences keep their tokens for complete in
-// their analysis (a few texts, most of whose sentences are compared).
-func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []indexed {
+// whole list. Their stems are interned unless few (a text or two, whose
+// stems are not worth it); no sentence keeps its tokens: few are ever
+// compared (cues), and asserts computes the tokens of those.
+func (o Offline) analyseChunk(texts []SourceText, base int, few bool) []indexed {
 	var out []indexed
 	an := lexical.NewAnalyzer()
-	intern := map[string]string{}
-	var ltoks []lexical.Token // reused unless kept
+	var intern map[string]string
+	if !few {
+		intern = map[string]string{}
+	}
+	var ltoks []lexical.Token // reused
 	var toks []token
 	var buf []string // a sentence's stems, then copied
-	// arena holds the stems of the sentences without tokens, one
-	// allocation for many; each sentence's are capped (their own
-	// capacity), so nothing appends into a neighbour's.
+	// arena holds the sentences' stems, one allocation for many; each
+	// sentence's are capped (their own capacity), so nothing appends into
+	// a neighbour's.
 	var arena []string
+	var spans []sentence
+	var scope, head []bool // negationHeads'
+
 	for si, t := range texts {
-		sents := splitSentences(t.Text)
-		out = slices.Grow(out, len(sents))
-		for _, s := range sents {
+		spans = appendSentences(spans[:0], t.Text)
+		out = slices.Grow(out, len(spans))
+		for _, s := range spans {
 			text := t.Text[s.start:s.end]
 			if len(text) > 16*o.MaxWords || !prose(text) {
 				continue // far too long to be one statement, or not prose
 			}
-			if keep {
-				ltoks = an.Tokenize(text)
-				toks = make([]token, 0, len(ltoks))
-			} else {
-				ltoks = an.AppendTokens(ltoks[:0], text, 0)
-			}
-			toks = appendTokens(toks[:0], text, ltoks)
+			ltoks = an.AppendTokens(ltoks[:0], text, 0)
+			toks = appendTokens(slices.Grow(toks[:0], len(ltoks)+4), text, ltoks)
 			if len(toks) > o.MaxWords {
 				continue
 			}
@@ -297,34 +306,40 @@ func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []indexed
 				if tk.stem == "" {
 					continue
 				}
-				st, ok := tk.stem, keep // a few texts' stems are not worth interning
-				if !ok {
-					if st, ok = intern[tk.stem]; !ok {
-						st = tk.stem
+				st := tk.stem
+				if !few {
+					in, ok := intern[st]
+					if !ok {
+						in = st
 						intern[st] = st
 					}
+					st = in
 				}
 				buf = append(buf, st)
 			}
 			slices.Sort(buf)
 			buf = slices.Compact(buf)
-			if len(buf) < min(o.MinShared, o.NumberMinShared) {
+			n := len(buf) // its stems; the heads of its negated scopes follow
+			if n < min(o.MinShared, o.NumberMinShared) {
 				continue
 			}
-			var stems []string
-			if keep {
-				stems = slices.Clone(buf)
-			} else {
-				if cap(arena)-len(arena) < len(buf) {
-					arena = make([]string, 0, max(stemArena, len(buf)))
-				}
-				from := len(arena)
-				arena = append(arena, buf...)
-				stems = arena[from:len(arena):len(arena)]
+			c, negation := cuesOf(text, ltoks, toks)
+			if negation {
+				scope, head = falses(scope, len(toks)), falses(head, len(toks))
+				buf = negationHeads(buf, toks, scope, head)
 			}
-			s := indexed{src: base + si, text: text, stems: stems}
-			if keep {
-				s.full = &analysed{src: s.src, text: s.text, stems: s.stems, toks: toks, lex: ltoks}
+			if cap(arena)-len(arena) < len(buf) {
+				size := stemArena
+				if few {
+					size = 256 // a text's
+				}
+				arena = make([]string, 0, max(size, len(buf)))
+			}
+			from := len(arena)
+			arena = append(arena, buf...)
+			s := indexed{src: base + si, text: text, stems: arena[from : from+n : from+n], cues: c}
+			if len(buf) > n {
+				s.heads = arena[from+n : len(arena) : len(arena)]
 			}
 			out = append(out, s)
 		}
@@ -333,7 +348,7 @@ func (o Offline) analyseChunk(texts []SourceText, base int, keep bool) []indexed
 }
 
 // analysis returns the sentence's whole analysis, completed (allocated
-// on the first call, unless its tokens were kept).
+// on the first call, or by asserts).
 func (s *indexed) analysis(an *lexical.Analyzer) *analysed {
 	if s.full == nil {
 		s.full = &analysed{src: s.src, text: s.text, stems: s.stems}
@@ -760,11 +775,17 @@ func differentNames(a, b []string) bool {
 	return only(a, b) && only(b, a)
 }
 
-// directions maps change words to +1 (up) or -1 (down).
-var directions = map[string]int{
-	"increas": 1, "rise": 1, "grow": 1, "rais": 1, "boost": 1, "improv": 1, "higher": 1, "outperform": 1, "accel": 1,
-	"decreas": -1, "declin": -1, "fall": -1, "drop": -1, "reduc": -1, "lower": -1, "worsen": -1, "degrad": -1,
-	"hurt": -1, "underperform": -1, "shrink": -1, "shrank": -1, "cut": -1, "slash": -1,
+// direction returns +1 for the stem of a change word up, -1 for one
+// down, 0 for any other stem.
+func direction(stem string) int {
+	switch stem {
+	case "increas", "rise", "grow", "rais", "boost", "improv", "higher", "outperform", "accel":
+		return 1
+	case "decreas", "declin", "fall", "drop", "reduc", "lower", "worsen", "degrad",
+		"hurt", "underperform", "shrink", "shrank", "cut", "slash":
+		return -1
+	}
+	return 0
 }
 
 // oppositeDirection: a says a thing went up where b says it went down: the
@@ -775,18 +796,18 @@ func oppositeDirection(a, b *analysed) (string, bool) {
 		return "", false // "a lower heart rate … as a higher heart rate"
 	}
 	for i, ta := range a.toks {
-		da := directions[ta.stem]
+		da := direction(ta.stem)
 		if da == 0 || a.scope[i] {
 			continue
 		}
 		for j, tb := range b.toks {
-			db := directions[tb.stem]
+			db := direction(tb.stem)
 			if db == 0 || db == da || b.scope[j] {
 				continue
 			}
 			for _, off := range [2]int{-1, 1} {
 				x, y := neighbour(a.toks, i, off), neighbour(b.toks, j, off)
-				if x >= 0 && y >= 0 && a.toks[x].stem == b.toks[y].stem && directions[a.toks[x].stem] == 0 &&
+				if x >= 0 && y >= 0 && a.toks[x].stem == b.toks[y].stem && direction(a.toks[x].stem) == 0 &&
 					(off < 0 || sameSubject(a, i, b, j)) {
 					return phrase(a, b, x, off, nil), true
 				}
@@ -839,7 +860,7 @@ func measuresOf(a *analysed) []string {
 func bothWays(a *analysed) bool {
 	up, down := false, false
 	for i, t := range a.toks {
-		switch d := directions[t.stem]; {
+		switch d := direction(t.stem); {
 		case a.scope[i]:
 		case d > 0:
 			up = true
@@ -889,7 +910,7 @@ func phrase(a, b *analysed, k, step int, skip func(token) bool) string {
 		}
 		tk := a.toks[k]
 		_, shared := slices.BinarySearch(b.stems, tk.stem)
-		ok := tk.stem != "" && shared && directions[tk.stem] == 0 && (skip == nil || !skip(tk))
+		ok := tk.stem != "" && shared && direction(tk.stem) == 0 && (skip == nil || !skip(tk))
 		if !ok {
 			if len(words) > 0 {
 				break
@@ -911,6 +932,13 @@ func phrase(a, b *analysed, k, step int, skip func(token) bool) string {
 func negationScopes(toks []token) (scope, head []bool) {
 	scope = make([]bool, len(toks))
 	head = make([]bool, len(toks))
+	markNegationScopes(scope, head, toks)
+	return scope, head
+}
+
+// markNegationScopes sets negationScopes(toks) in scope and head, all
+// false and as long as toks.
+func markNegationScopes(scope, head []bool, toks []token) {
 	for i, tk := range toks {
 		// "NOT" is usually a gate or an operator; "neither X nor Y
 		// stimulated" denies the verb after its subjects, which a scope of
@@ -956,7 +984,6 @@ func negationScopes(toks []token) (scope, head []bool) {
 			n++
 		}
 	}
-	return scope, head
 }
 
 // snippet shortens a sentence to at most 400 bytes on a rune boundary.

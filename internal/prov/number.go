@@ -48,7 +48,7 @@ func sharedContext(a *analysed, i int, b *analysed, j int) bool {
 	ca, cb := numberClause(a.toks, i), numberClause(b.toks, j)
 	for x := ca[0]; x < ca[1]; x++ {
 		st := a.toks[x].stem
-		if st == "" || directions[st] != 0 || x == i {
+		if st == "" || direction(st) != 0 || x == i {
 			continue
 		}
 		for y := cb[0]; y < cb[1]; y++ {
