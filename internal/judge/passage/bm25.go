@@ -101,10 +101,8 @@ type Index struct {
 
 // NewIndex analyses text and builds the window index.
 func NewIndex(text string, opt Options) *Index {
-	// Sized for English text: a token every 6 bytes, a new indexed term
-	// every 40.
-	ix := &Index{text: text, opt: opt.withDefaults(), an: NewAnalyzer(), vocab: make(map[string]int32, len(text)/40+1),
-		toks: make([]Token, 0, len(text)/6+1)}
+	// Sized for English text: a token every 6 bytes.
+	ix := &Index{text: text, opt: opt.withDefaults(), an: NewAnalyzer(), toks: make([]Token, 0, len(text)/6+1)}
 	ix.sents = Sentences(text)
 	ix.sentTok = make([]int, len(ix.sents)+1)
 	for i, s := range ix.sents {
@@ -118,81 +116,99 @@ func NewIndex(text string, opt Options) *Index {
 
 func indexed(t Token) bool { return t.Content() || t.Kind == Number }
 
+// vocabHint is the size to give the vocabulary of a text of n indexed
+// tokens: a short text repeats few of its words, a long one most.
+func vocabHint(n int) int {
+	if n <= 256 {
+		return n
+	}
+	return 256 + (n-256)/3
+}
+
+// buildWindows numbers the indexed terms, lays out the windows and
+// builds their postings. Its slices are sized from counts taken first,
+// so none grows: an excerpt of a page is indexed for a single claim as
+// often as a page for many.
 func (ix *Index) buildWindows() {
 	n := len(ix.sents)
 	if n == 0 {
+		ix.vocab = make(map[string]int32)
 		return
 	}
-	// Term ids per sentence (those of sentence i are
-	// ids[idStart[i]:idStart[i+1]]), so windows are counted without maps.
-	ids := make([]int32, 0, len(ix.toks))
-	idStart := make([]int, n+1)
-	ix.tokID = make([]int32, len(ix.toks))
-	for i := range ix.sents {
-		idStart[i] = len(ids)
-		for k := ix.sentTok[i]; k < ix.sentTok[i+1]; k++ {
-			t := ix.toks[k]
-			if !indexed(t) {
-				ix.tokID[k] = -1
-				continue
+	// before[i]: the indexed tokens before sentence i.
+	before := make([]int, n+1)
+	for i := range n {
+		c := 0
+		for _, t := range ix.toks[ix.sentTok[i]:ix.sentTok[i+1]] {
+			if indexed(t) {
+				c++
 			}
-			id, ok := ix.vocab[t.Term]
-			if !ok {
-				id = int32(len(ix.vocab))
-				ix.vocab[t.Term] = id
-			}
-			ids = append(ids, id)
-			ix.tokID[k] = id
 		}
+		before[i+1] = before[i] + c
 	}
-	idStart[n] = len(ids)
-	sentIDs := func(i int) []int32 { return ids[idStart[i]:idStart[i+1]] }
-	counts := make([]int32, len(ix.vocab))
-	var touched []int32
-	// Postings in window order with their term ids, then grouped by term
-	// (a counting sort, which keeps each term's windows in order).
-	type termPosting struct {
-		id int32
-		posting
+	ix.vocab = make(map[string]int32, vocabHint(before[n]))
+	ix.tokID = make([]int32, len(ix.toks))
+	for k, t := range ix.toks { // the sentences' tokens, in order
+		if !indexed(t) {
+			ix.tokID[k] = -1
+			continue
+		}
+		id, ok := ix.vocab[t.Term]
+		if !ok {
+			id = int32(len(ix.vocab))
+			ix.vocab[t.Term] = id
+		}
+		ix.tokID[k] = id
 	}
-	flat := make([]termPosting, 0, 2*len(ids))
-	perTerm := make([]int32, len(ix.vocab)+1)
+	// One window starts at every sentence until a window reaches the end;
+	// a window's length is its indexed tokens, which bound its postings.
 	total := 0
-	// One window starts at every sentence until a window reaches the end.
 	for first := 0; first < n; first++ {
 		last := first + 1
 		for last < first+ix.opt.Window && last < n && ix.sents[last].End-ix.sents[first].Start <= ix.opt.MaxWindowBytes {
 			last++
 		}
-		w := int32(len(ix.windows))
-		length := 0
-		touched = touched[:0]
-		for s := first; s < last; s++ {
-			for _, id := range sentIDs(s) {
-				if counts[id] == 0 {
-					touched = append(touched, id)
-				}
-				counts[id]++
-				length++
-			}
-		}
-		for _, id := range touched {
-			flat = append(flat, termPosting{id, posting{window: w, tf: counts[id]}})
-			perTerm[id+1]++
-			counts[id] = 0
-		}
+		length := before[last] - before[first]
 		ix.windows = append(ix.windows, window{first: first, last: last, length: length})
 		total += length
 		if last == n {
 			break
 		}
 	}
-	for id := range len(ix.vocab) {
+	nv := len(ix.vocab)
+	// counts[id] is a term's frequency in the window being read; perTerm
+	// becomes postStart, next the counting sort's cursors.
+	ints := make([]int32, 3*nv+1)
+	counts, perTerm, next := ints[:nv:nv], ints[nv:2*nv+1:2*nv+1], ints[2*nv+1:]
+	// Postings in window order with their term ids, then grouped by term
+	// (a counting sort, which keeps each term's windows in order).
+	type termPosting struct {
+		id int32
+		posting
+	}
+	flat := make([]termPosting, 0, total)
+	for w, win := range ix.windows {
+		ids := ix.tokID[ix.sentTok[win.first]:ix.sentTok[win.last]]
+		for _, id := range ids {
+			if id >= 0 {
+				counts[id]++
+			}
+		}
+		// A term's posting at its first token in the window.
+		for _, id := range ids {
+			if id >= 0 && counts[id] > 0 {
+				flat = append(flat, termPosting{id, posting{window: int32(w), tf: counts[id]}})
+				perTerm[id+1]++
+				counts[id] = 0
+			}
+		}
+	}
+	for id := range nv {
 		perTerm[id+1] += perTerm[id]
 	}
 	ix.postStart = perTerm
 	ix.posts = make([]posting, len(flat))
-	next := slices.Clone(perTerm[:len(ix.vocab)])
+	copy(next, perTerm[:nv])
 	for _, p := range flat {
 		ix.posts[next[p.id]] = p.posting
 		next[p.id]++
