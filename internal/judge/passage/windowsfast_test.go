@@ -25,7 +25,6 @@ func newIndexRef(text string, opt Options) *Index {
 	return ix
 }
 
-
 func (ix *Index) buildWindowsRef() {
 	n := len(ix.sents)
 	if n == 0 {
@@ -127,7 +126,7 @@ func TestNewIndexAgreesWithReference(t *testing.T) {
 	checkIndex(t, page)
 	checkIndex(t, "The dam holds 4.2 km³ of water. It was finished in 1964, after nine years. The dam's water feeds three cities; the cities grew.")
 	checkIndex(t, strings.Repeat("Rain fell on the hills. ", 90)) // one term, many windows
-	checkIndex(t, "of the and. To be or not to be.")                     // no indexed term
+	checkIndex(t, "of the and. To be or not to be.")              // no indexed term
 	checkIndex(t, "")
 	checkIndex(t, "  \n\n ")
 }
