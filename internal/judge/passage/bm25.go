@@ -101,8 +101,9 @@ type Index struct {
 
 // NewIndex analyses text and builds the window index.
 func NewIndex(text string, opt Options) *Index {
-	// Sized for English text: a token every 6 bytes.
-	ix := &Index{text: text, opt: opt.withDefaults(), an: NewAnalyzer(), toks: make([]Token, 0, len(text)/6+1)}
+	// Sized for English text, a token every 5 to 7 bytes, so that the
+	// tokens of most texts fit without growing the slice.
+	ix := &Index{text: text, opt: opt.withDefaults(), an: NewAnalyzer(), toks: make([]Token, 0, len(text)/5+8)}
 	ix.sents = Sentences(text)
 	ix.sentTok = make([]int, len(ix.sents)+1)
 	for i, s := range ix.sents {
@@ -176,17 +177,26 @@ func (ix *Index) buildWindows() {
 		}
 	}
 	nv := len(ix.vocab)
-	// counts[id] is a term's frequency in the window being read; perTerm
-	// becomes postStart, next the counting sort's cursors.
+	// seen[id] is one past the last window counted for the term; counts[id]
+	// its frequency in the window being read; postStart[id+1] first counts
+	// the term's windows, then, summed, ends its postings.
 	ints := make([]int32, 3*nv+1)
-	counts, perTerm, next := ints[:nv:nv], ints[nv:2*nv+1:2*nv+1], ints[2*nv+1:]
-	// Postings in window order with their term ids, then grouped by term
-	// (a counting sort, which keeps each term's windows in order).
-	type termPosting struct {
-		id int32
-		posting
+	seen, counts, postStart := ints[:nv:nv], ints[nv:2*nv:2*nv], ints[2*nv:]
+	for w, win := range ix.windows {
+		for _, id := range ix.tokID[ix.sentTok[win.first]:ix.sentTok[win.last]] {
+			if id >= 0 && seen[id] != int32(w)+1 {
+				seen[id] = int32(w) + 1
+				postStart[id+1]++
+			}
+		}
 	}
-	flat := make([]termPosting, 0, total)
+	for id := range nv {
+		postStart[id+1] += postStart[id]
+	}
+	// Each term's postings in window order, the cursors (next) reusing seen.
+	next := seen
+	copy(next, postStart[:nv])
+	ix.posts = make([]posting, postStart[nv])
 	for w, win := range ix.windows {
 		ids := ix.tokID[ix.sentTok[win.first]:ix.sentTok[win.last]]
 		for _, id := range ids {
@@ -194,25 +204,15 @@ func (ix *Index) buildWindows() {
 				counts[id]++
 			}
 		}
-		// A term's posting at its first token in the window.
 		for _, id := range ids {
 			if id >= 0 && counts[id] > 0 {
-				flat = append(flat, termPosting{id, posting{window: int32(w), tf: counts[id]}})
-				perTerm[id+1]++
+				ix.posts[next[id]] = posting{window: int32(w), tf: counts[id]}
+				next[id]++
 				counts[id] = 0
 			}
 		}
 	}
-	for id := range nv {
-		perTerm[id+1] += perTerm[id]
-	}
-	ix.postStart = perTerm
-	ix.posts = make([]posting, len(flat))
-	copy(next, perTerm[:nv])
-	for _, p := range flat {
-		ix.posts[next[p.id]] = p.posting
-		next[p.id]++
-	}
+	ix.postStart = postStart
 	ix.avgLen = float64(total) / float64(len(ix.windows))
 	if ix.avgLen == 0 {
 		ix.avgLen = 1
