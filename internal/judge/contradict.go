@@ -186,15 +186,15 @@ func sentenceHits(toks []passage.Token, ci *claimInfo) (hits, nums int) {
 	seen := ci.hitSeen
 	clear(seen)
 	for _, t := range toks {
-		k, ok := ci.hitIDs[t.Term]
-		if !ok || seen[k] {
+		k, ok := ci.words[t.Term]
+		if !ok || ci.kinds[k] == 0 || seen[k] {
 			continue // a term neither a claim word nor a claim number counts for nothing
 		}
 		seen[k] = true
 		switch {
-		case t.Content() && ci.terms[t.Term]:
+		case t.Content() && ci.kinds[k]&claimTerm != 0:
 			hits++
-		case t.Kind == passage.Number && numberIn(t.Term, ci.toks):
+		case t.Kind == passage.Number && ci.kinds[k]&claimNumber != 0:
 			nums++
 		}
 	}

@@ -128,55 +128,83 @@ type claimInfo struct {
 	entities   [][]string
 	quantities []quantity
 	negated    bool
-	// vocab numbers the claim's terms and the words of its entities, so
-	// a passage is read against the claim without a set of its own
-	// words: termIDs are the ids of terms, entityIDs those of each entity's
-	// words, bigramIDs number the bigrams.
-	vocab     map[string]int32
-	termIDs   []int32
-	entityIDs [][]int32
-	bigramIDs map[passage.Bigram]int32
-	// hitIDs numbers the claim's terms and numbers for sentenceHits;
-	// hitSeen is its scratch space, one flag an id.
-	hitIDs  map[string]int32
+	// words numbers every string the judge looks for in a source's
+	// tokens, so a passage is read against the claim with one lookup a
+	// token and without a set of its own words: the claim's terms first
+	// (ids 0 to len(terms)-1), then the words of its entities, its
+	// numbers and the other words of its bigrams. kinds flags each id
+	// (claimTerm, claimNumber); entityIDs are the ids of each entity's
+	// words, bigramKeys the id pairs of the bigrams (bigramKey).
+	words      map[string]int32
+	kinds      []uint8
+	entityIDs  [][]int32
+	bigramKeys []uint64
+	// hitSeen is sentenceHits' scratch space, one flag a word id.
 	hitSeen []bool
 }
 
-// number gives the claim's terms, entity words and bigrams their ids.
+// The kinds of a claim word (claimInfo.kinds).
+const (
+	claimTerm   = 1 << iota // one of the claim's terms
+	claimNumber             // the term of one of the claim's numbers
+)
+
+// number gives the claim's terms, entity words, numbers and bigram words
+// their ids.
 func (ci *claimInfo) number() {
-	ci.vocab = make(map[string]int32, len(ci.terms))
-	id := func(t string) int32 {
-		k, ok := ci.vocab[t]
+	ci.words = make(map[string]int32, len(ci.terms)+4)
+	id := func(t string, kind uint8) int32 {
+		k, ok := ci.words[t]
 		if !ok {
-			k = int32(len(ci.vocab))
-			ci.vocab[t] = k
+			k = int32(len(ci.words))
+			ci.words[t] = k
+			ci.kinds = append(ci.kinds, 0)
 		}
+		ci.kinds[k] |= kind
 		return k
 	}
 	for t := range ci.terms {
-		ci.termIDs = append(ci.termIDs, id(t))
+		id(t, claimTerm)
 	}
-	for _, e := range ci.entities {
-		ids := make([]int32, len(e))
-		for k, t := range e {
-			ids[k] = id(t)
+	if len(ci.entities) > 0 {
+		n := 0
+		for _, e := range ci.entities {
+			n += len(e)
 		}
-		ci.entityIDs = append(ci.entityIDs, ids)
-	}
-	ci.bigramIDs = make(map[passage.Bigram]int32, len(ci.bigrams))
-	for k, b := range ci.bigrams {
-		ci.bigramIDs[b] = int32(k)
-	}
-	ci.hitIDs = make(map[string]int32, len(ci.terms))
-	for t := range ci.terms {
-		ci.hitIDs[t] = int32(len(ci.hitIDs))
+		ids := make([]int32, 0, n)
+		ci.entityIDs = make([][]int32, len(ci.entities))
+		for i, e := range ci.entities {
+			from := len(ids)
+			for _, t := range e {
+				ids = append(ids, id(t, 0))
+			}
+			ci.entityIDs[i] = ids[from:len(ids):len(ids)]
+		}
 	}
 	for _, t := range ci.toks {
-		if _, ok := ci.hitIDs[t.Term]; t.Kind == passage.Number && !ok {
-			ci.hitIDs[t.Term] = int32(len(ci.hitIDs))
+		if t.Kind == passage.Number {
+			id(t.Term, claimNumber)
 		}
 	}
-	ci.hitSeen = make([]bool, len(ci.hitIDs))
+	ci.bigramKeys = make([]uint64, len(ci.bigrams))
+	for k, b := range ci.bigrams {
+		ci.bigramKeys[k] = bigramKey(id(b.A, 0), id(b.B, 0))
+	}
+	ci.hitSeen = make([]bool, len(ci.words))
+}
+
+// bigramKey is the key of the bigram of claim word ids a, b.
+func bigramKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
+
+// bigram returns the index of the claim's bigram of word ids a, b, or -1.
+func (ci *claimInfo) bigram(a, b int32) int {
+	k := bigramKey(a, b)
+	for i, c := range ci.bigramKeys {
+		if c == k {
+			return i
+		}
+	}
+	return -1
 }
 
 // candidate holds the features of one ranked passage.
@@ -276,25 +304,30 @@ func (j *Offline) inspect(ix *sourceIndex, ci *claimInfo, p passage.Passage, sha
 	toks := ix.PassageTokens(p)
 	// have[k]: the claim word of id k occurs in the passage (stop words
 	// too: entities such as "WHO"); hasBigram[k]: its bigram k does.
-	have := make([]bool, len(ci.vocab)+len(ci.bigrams))
-	hasBigram := have[len(ci.vocab):]
-	prev := ""
+	have := make([]bool, len(ci.words)+len(ci.bigrams))
+	hasBigram := have[len(ci.words):]
+	prev := int32(-1) // the id of the last content word, -1 for none or not the claim's
 	for _, t := range toks {
-		if t.Kind != passage.Number {
-			if k, ok := ci.vocab[t.Term]; ok {
-				have[k] = true
-			}
+		if t.Kind == passage.Number {
+			continue
+		}
+		k, ok := ci.words[t.Term]
+		if ok {
+			have[k] = true
 		}
 		if t.Content() {
-			if prev != "" {
-				if k, ok := ci.bigramIDs[passage.Bigram{A: prev, B: t.Term}]; ok {
-					hasBigram[k] = true
+			if prev >= 0 && ok {
+				if b := ci.bigram(prev, k); b >= 0 {
+					hasBigram[b] = true
 				}
 			}
-			prev = t.Term
+			prev = -1
+			if ok {
+				prev = k
+			}
 		}
 	}
-	for _, k := range ci.termIDs {
+	for k := range len(ci.terms) {
 		if have[k] {
 			c.covHit++
 		}
@@ -347,7 +380,7 @@ func (j *Offline) inspect(ix *sourceIndex, ci *claimInfo, p passage.Passage, sha
 // a number of the claim.
 func sharesClaim(toks []passage.Token, ci *claimInfo) bool {
 	for _, t := range toks {
-		if (t.Content() && ci.terms[t.Term]) || (t.Kind == passage.Number && numberIn(t.Term, ci.toks)) {
+		if k, ok := ci.words[t.Term]; ok && (t.Content() && ci.kinds[k]&claimTerm != 0 || t.Kind == passage.Number && ci.kinds[k]&claimNumber != 0) {
 			return true
 		}
 	}
