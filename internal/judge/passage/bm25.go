@@ -91,9 +91,13 @@ type Index struct {
 	windows []window
 	vocab   map[string]int32
 	// postings of term id are posts[postStart[id]:postStart[id+1]], in
-	// window order: one array for the source, not a slice a term.
+	// window order: one array for the source, not a slice a term. They
+	// are built on the second ranking (buildPostings): a source ranked
+	// for a single claim, as the live API does, is scanned instead
+	// (queryPostings).
 	posts     []posting
 	postStart []int32
+	rankings  int
 	// tokID is the term id of each token, -1 for one not indexed.
 	tokID  []int32
 	avgLen float64
@@ -176,6 +180,15 @@ func (ix *Index) buildWindows() {
 			break
 		}
 	}
+	ix.avgLen = float64(total) / float64(len(ix.windows))
+	if ix.avgLen == 0 {
+		ix.avgLen = 1
+	}
+}
+
+// buildPostings builds the inverted index of the windows: the postings
+// of every term, grouped by term, each term's in window order.
+func (ix *Index) buildPostings() {
 	nv := len(ix.vocab)
 	// seen[id] is one past the last window counted for the term; counts[id]
 	// its frequency in the window being read; postStart[id+1] first counts
@@ -213,10 +226,6 @@ func (ix *Index) buildWindows() {
 		}
 	}
 	ix.postStart = postStart
-	ix.avgLen = float64(total) / float64(len(ix.windows))
-	if ix.avgLen == 0 {
-		ix.avgLen = 1
-	}
 }
 
 // Text returns the indexed source text.
@@ -265,21 +274,35 @@ func (ix *Index) RankTokens(query []Token, k int) []Passage {
 	if k <= 0 || len(ix.windows) == 0 {
 		return nil
 	}
-	var seen []int32 // the ids scored: a query has a few dozen terms
-	scores := make([]float64, len(ix.windows))
-	hit := make([]bool, len(ix.windows))
-	var cands []int
-	nw := float64(len(ix.windows))
+	var ids []int32 // the ids scored, in query order: a query has a few dozen terms
 	for _, t := range query {
 		if !indexed(t) {
 			continue
 		}
-		id, ok := ix.vocab[t.Term]
-		if !ok || slices.Contains(seen, id) {
-			continue
+		if id, ok := ix.vocab[t.Term]; ok && !slices.Contains(ids, id) {
+			ids = append(ids, id)
 		}
-		seen = append(seen, id)
-		ps := ix.posts[ix.postStart[id]:ix.postStart[id+1]]
+	}
+	ix.rankings++
+	if ix.rankings > 1 && ix.postStart == nil {
+		ix.buildPostings()
+	}
+	var qposts []posting
+	var qstart []int32
+	if ix.postStart == nil {
+		qposts, qstart = ix.queryPostings(ids)
+	}
+	scores := make([]float64, len(ix.windows))
+	hit := make([]bool, len(ix.windows))
+	var cands []int
+	nw := float64(len(ix.windows))
+	for q, id := range ids {
+		var ps []posting
+		if qstart != nil {
+			ps = qposts[qstart[q]:qstart[q+1]]
+		} else {
+			ps = ix.posts[ix.postStart[id]:ix.postStart[id+1]]
+		}
 		df := float64(len(ps))
 		idf := math.Log(1 + (nw-df+0.5)/(df+0.5))
 		for _, p := range ps {
@@ -331,6 +354,42 @@ func (ix *Index) RankTokens(query []Token, k int) []Passage {
 		}
 	}
 	return out
+}
+
+// queryPostings returns the postings of the term ids (those of ids[q]
+// are posts[start[q]:start[q+1]]) as buildPostings would, read by one
+// scan of the source's tokens: cheaper than indexing every term when the
+// source is ranked once.
+func (ix *Index) queryPostings(ids []int32) (posts []posting, start []int32) {
+	n := len(ix.sents)
+	slot := make([]int32, len(ix.vocab)) // 1 + the query index of a term id, 0 for none
+	for q, id := range ids {
+		slot[id] = int32(q) + 1
+	}
+	// counts[q*n+s]: how often the term of ids[q] occurs in sentence s.
+	counts := make([]int32, len(ids)*n)
+	for s := range n {
+		for _, id := range ix.tokID[ix.sentTok[s]:ix.sentTok[s+1]] {
+			if id >= 0 && slot[id] > 0 {
+				counts[int(slot[id]-1)*n+s]++
+			}
+		}
+	}
+	start = make([]int32, len(ids)+1)
+	for q := range ids {
+		row := counts[q*n : (q+1)*n]
+		for w, win := range ix.windows {
+			tf := int32(0)
+			for _, c := range row[win.first:win.last] {
+				tf += c
+			}
+			if tf > 0 {
+				posts = append(posts, posting{window: int32(w), tf: tf})
+			}
+		}
+		start[q+1] = int32(len(posts))
+	}
+	return posts, start
 }
 
 // Bigram is two adjacent content terms, the unit of phrase matching.

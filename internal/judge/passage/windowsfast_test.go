@@ -110,12 +110,25 @@ func (ix *Index) buildWindowsRef() {
 	}
 }
 
-// checkIndex holds NewIndex equal to its reference on text, under the
-// default options and narrow windows.
+// checkIndex holds NewIndex, its postings built, equal to its reference
+// on text, under the default options and narrow windows, and the postings
+// queryPostings reads equal to the index's.
 func checkIndex(t *testing.T, text string) {
 	t.Helper()
 	for _, opt := range []Options{{}, {Window: 1}, {Window: 5, MaxWindowBytes: 120}} {
 		got, want := NewIndex(text, opt), newIndexRef(text, opt)
+		// Every term's postings read by a scan are the inverted index's.
+		all := make([]int32, len(got.vocab))
+		for id := range all {
+			all[id] = int32(id)
+		}
+		if len(got.windows) > 0 { // RankTokens reads no postings of a text without windows
+			posts, start := got.queryPostings(all)
+			got.buildPostings()
+			if !slices.Equal(posts, got.posts) || !slices.Equal(start, got.postStart) {
+				t.Fatalf("queryPostings on %q, %+v: %v %v, buildPostings %v %v", text, opt, posts, start, got.posts, got.postStart)
+			}
+		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("NewIndex(%q, %+v) differs from the reference:\n got %+v\nwant %+v", text, opt, got, want)
 		}
