@@ -141,6 +141,18 @@ type claimInfo struct {
 	bigramKeys []uint64
 	// hitSeen is sentenceHits' scratch space, one flag a word id.
 	hitSeen []bool
+	// frames are frameTokens(text, toks), read when a cue first needs
+	// them (framesRead).
+	frames     []frameToken
+	framesRead bool
+}
+
+// frameTokens returns frameTokens(ci.text, ci.toks), read once.
+func (ci *claimInfo) frameTokens() []frameToken {
+	if !ci.framesRead {
+		ci.frames, ci.framesRead = frameTokens(ci.text, ci.toks), true
+	}
+	return ci.frames
 }
 
 // The kinds of a claim word (claimInfo.kinds).

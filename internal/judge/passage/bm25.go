@@ -121,8 +121,8 @@ func NewIndex(text string, opt Options) *Index {
 
 func indexed(t Token) bool { return t.Content() || t.Kind == Number }
 
-// vocabHint is the size to give the vocabulary of a text of n indexed
-// tokens: a short text repeats few of its words, a long one most.
+// vocabHint is the size to give the vocabulary of a text of about n
+// indexed tokens: a short text repeats few of its words, a long one most.
 func vocabHint(n int) int {
 	if n <= 256 {
 		return n
@@ -130,43 +130,42 @@ func vocabHint(n int) int {
 	return 256 + (n-256)/3
 }
 
-// buildWindows numbers the indexed terms, lays out the windows and
-// builds their postings. Its slices are sized from counts taken first,
-// so none grows: an excerpt of a page is indexed for a single claim as
-// often as a page for many.
+// buildWindows numbers the indexed terms and lays out the windows; their
+// postings wait for buildPostings. Its slices and map are sized before
+// they are filled, so none grows more than once: an excerpt of a page is
+// indexed for a single claim as often as a page for many.
 func (ix *Index) buildWindows() {
 	n := len(ix.sents)
 	if n == 0 {
 		ix.vocab = make(map[string]int32)
 		return
 	}
+	// About half the tokens are indexed.
+	ix.vocab = make(map[string]int32, vocabHint(len(ix.toks)/2))
+	ix.tokID = make([]int32, len(ix.toks))
 	// before[i]: the indexed tokens before sentence i.
 	before := make([]int, n+1)
 	for i := range n {
 		c := 0
-		for _, t := range ix.toks[ix.sentTok[i]:ix.sentTok[i+1]] {
-			if indexed(t) {
-				c++
+		for k := ix.sentTok[i]; k < ix.sentTok[i+1]; k++ {
+			t := &ix.toks[k]
+			if !indexed(*t) {
+				ix.tokID[k] = -1
+				continue
 			}
+			c++
+			id, ok := ix.vocab[t.Term]
+			if !ok {
+				id = int32(len(ix.vocab))
+				ix.vocab[t.Term] = id
+			}
+			ix.tokID[k] = id
 		}
 		before[i+1] = before[i] + c
 	}
-	ix.vocab = make(map[string]int32, vocabHint(before[n]))
-	ix.tokID = make([]int32, len(ix.toks))
-	for k, t := range ix.toks { // the sentences' tokens, in order
-		if !indexed(t) {
-			ix.tokID[k] = -1
-			continue
-		}
-		id, ok := ix.vocab[t.Term]
-		if !ok {
-			id = int32(len(ix.vocab))
-			ix.vocab[t.Term] = id
-		}
-		ix.tokID[k] = id
-	}
 	// One window starts at every sentence until a window reaches the end;
-	// a window's length is its indexed tokens, which bound its postings.
+	// a window's length is its indexed tokens.
+	ix.windows = make([]window, 0, n)
 	total := 0
 	for first := 0; first < n; first++ {
 		last := first + 1
