@@ -623,19 +623,19 @@ func (j *Offline) directionConflict(ci *claimInfo, src string, sentence, clause 
 			in[t.Term] = true
 		}
 	}
-	inClaim := make(map[string]bool, len(ci.toks))
-	for _, t := range ci.toks {
-		inClaim[t.Term] = true
-	}
 	cl := ci.frameTokens()
-	ev := frameTokens(src, clause)
+	var ev []frameToken // the clause's, read at the first opposite it holds
+	evRead := false
 	for i, t := range cl {
 		if t.number || in[t.term] {
 			continue
 		}
 		for _, a := range j.opposites.Of(t.term) {
-			if !in[a] || inClaim[a] {
+			if !in[a] || slices.ContainsFunc(ci.toks, func(t passage.Token) bool { return t.Term == a }) {
 				continue
+			}
+			if !evRead {
+				ev, evRead = frameTokens(src, clause), true
 			}
 			for k, e := range ev {
 				if e.term != a {

@@ -60,7 +60,7 @@ func (j *Offline) findConflictRef(ix *sourceIndex, ci *claimInfo, ps []passage.P
 		return c
 	}
 	clause := alignedClauseRef(src, toks, ci.terms, ci.toks)
-	if d := j.directionConflict(ci, src, toks, clause); d != "" && !decided {
+	if d := j.directionConflictRef(ci, src, toks, clause); d != "" && !decided {
 		c.kind, c.detail, c.cover = conflictDirection, d, cover(1)
 		return c
 	}
@@ -249,6 +249,46 @@ func frameTokensRef(text string, toks []passage.Token) []frameToken {
 	return out
 }
 
+func (j *Offline) directionConflictRef(ci *claimInfo, src string, sentence, clause []passage.Token) string {
+	in := make(map[string]bool, len(clause))
+	for _, t := range clause {
+		if t.Kind == passage.Word {
+			in[t.Term] = true
+		}
+	}
+	inClaim := make(map[string]bool, len(ci.toks))
+	for _, t := range ci.toks {
+		inClaim[t.Term] = true
+	}
+	cl := frameTokensRef(ci.text, ci.toks)
+	ev := frameTokensRef(src, clause)
+	for i, t := range cl {
+		if t.number || in[t.term] {
+			continue
+		}
+		for _, a := range j.opposites.Of(t.term) {
+			if !in[a] || inClaim[a] {
+				continue
+			}
+			for k, e := range ev {
+				if e.term != a {
+					continue
+				}
+				before := i > 0 && k > 0 && cl[i-1].term == ev[k-1].term
+				after := i+1 < len(cl) && k+1 < len(ev) && cl[i+1].term == ev[k+1].term
+				if !before && !after && !shareNeighbour(cl, i, ev, k, t.term, a) {
+					continue
+				}
+				if swapped(ci.text, ci.toks, src, sentence) {
+					return ""
+				}
+				return t.term + "/" + a
+			}
+		}
+	}
+	return ""
+}
+
 // checkConflictReference holds findConflict, and the clause and frame
 // readers on every sentence of the source and on the claim, equal to
 // their references, for each claim against source; it returns the kinds
@@ -302,9 +342,10 @@ func TestConflictAgreesWithReference(t *testing.T) {
 		"The bus was faster than the ferry.",
 		"The original timetable was drafted by Coastal Routes Ltd.",
 		"Parking charges did not rise.",
+		"Parking charges fell in 2022, the council said.",
 		"")
 	// The claims reach each cue, so the comparison covers each one's path.
-	for _, k := range []string{"", conflictNumber, conflictComparison, conflictEntity, conflictNegation} {
+	for _, k := range []string{"", conflictNumber, conflictComparison, conflictEntity, conflictNegation, conflictDirection} {
 		if !kinds[k] {
 			t.Errorf("no claim gave a %q conflict; the fixture no longer reaches that cue", k)
 		}
