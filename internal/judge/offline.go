@@ -108,6 +108,9 @@ func (j *Offline) Judge(ctx context.Context, claim, source string) (claimtrace.V
 // caller. Evidence is always a verbatim substring of source.
 func (j *Offline) JudgeSource(ctx context.Context, source string, claims []string) ([]claimtrace.Verdict, error) {
 	ix := newSourceIndex(passage.NewIndex(source, j.opt))
+	if len(claims) > 1 {
+		ix.IndexTerms() // every claim is ranked against it
+	}
 	out := make([]claimtrace.Verdict, len(claims))
 	for i, c := range claims {
 		if err := ctx.Err(); err != nil {

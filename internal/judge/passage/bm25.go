@@ -92,9 +92,9 @@ type Index struct {
 	vocab   map[string]int32
 	// postings of term id are posts[postStart[id]:postStart[id+1]], in
 	// window order: one array for the source, not a slice a term. They
-	// are built on the second ranking (buildPostings): a source ranked
-	// for a single claim, as the live API does, is scanned instead
-	// (queryPostings).
+	// are built on the second ranking or by IndexTerms (buildPostings): a
+	// source ranked for a single claim, as the live API does, is scanned
+	// instead (queryPostings).
 	posts     []posting
 	postStart []int32
 	rankings  int
@@ -182,6 +182,15 @@ func (ix *Index) buildWindows() {
 	ix.avgLen = float64(total) / float64(len(ix.windows))
 	if ix.avgLen == 0 {
 		ix.avgLen = 1
+	}
+}
+
+// IndexTerms builds the inverted index of every term now rather than at
+// the second ranking, for a caller that will rank the source for several
+// queries. Rankings are the same either way.
+func (ix *Index) IndexTerms() {
+	if ix.postStart == nil && len(ix.windows) > 0 {
+		ix.buildPostings()
 	}
 }
 

@@ -94,6 +94,12 @@ func checkRankTokens(t *testing.T, src, query string, k int) {
 			t.Fatalf("RankTokens(%q, %d) on %q, %s, differs from the reference (-want +got):\n%s", query, k, src, how, d)
 		}
 	}
+	// Indexed up front, before the first ranking.
+	up := NewIndex(src, Options{})
+	up.IndexTerms()
+	if d := cmp.Diff(want, up.RankTokens(q, k)); d != "" {
+		t.Fatalf("RankTokens(%q, %d) on %q, indexed up front, differs from the reference (-want +got):\n%s", query, k, src, d)
+	}
 }
 
 func TestRankTokensAgreesWithReference(t *testing.T) {
