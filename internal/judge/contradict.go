@@ -446,10 +446,10 @@ func sentenceQuantities(src string, toks []passage.Token) []quantity {
 // words the substitution accounts for.
 func entityConflict(ci *claimInfo, src string, stoks []passage.Token, have func(string) bool) (string, int) {
 	cl := ci.frameTokens()
-	ev := frameTokens(src, stoks)
-	if len(cl) == 0 || len(ev) == 0 {
+	if len(cl) == 0 {
 		return "", 0
 	}
+	var ev []frameToken // the sentence's, read at the first name it may replace
 	for i := 0; i < len(cl); i++ {
 		x := cl[i]
 		if !x.capital || !x.content || have(x.term) {
@@ -460,6 +460,11 @@ func entityConflict(ci *claimInfo, src string, stoks []passage.Token, have func(
 			// member of a list the source gives otherwise, unsupported
 			// rather than denied.
 			continue
+		}
+		if ev == nil {
+			if ev = frameTokens(src, stoks); len(ev) == 0 {
+				return "", 0
+			}
 		}
 		// The run of absent names starting at i.
 		j := i + 1

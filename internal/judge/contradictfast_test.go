@@ -55,7 +55,7 @@ func (j *Offline) findConflictRef(ix *sourceIndex, ci *claimInfo, ps []passage.P
 		c.kind, c.detail, c.cover = conflictComparison, compared, cover(0)
 		return c
 	}
-	if d, n := entityConflict(ci, src, toks, ix.Contains); d != "" {
+	if d, n := entityConflictRef(ci, src, toks, ix.Contains); d != "" {
 		c.kind, c.detail, c.cover = conflictEntity, d, cover(n)
 		return c
 	}
@@ -287,6 +287,66 @@ func (j *Offline) directionConflictRef(ci *claimInfo, src string, sentence, clau
 		}
 	}
 	return ""
+}
+
+func entityConflictRef(ci *claimInfo, src string, stoks []passage.Token, have func(string) bool) (string, int) {
+	cl := frameTokensRef(ci.text, ci.toks)
+	ev := frameTokensRef(src, stoks)
+	if len(cl) == 0 || len(ev) == 0 {
+		return "", 0
+	}
+	for i := 0; i < len(cl); i++ {
+		x := cl[i]
+		if !x.capital || !x.content || have(x.term) {
+			continue
+		}
+		if i > 0 && listWord(ci.text, cl[i-1]) {
+			// "popular in Iraq, Libya and Nepal" / "… and Sri Lanka": a
+			// member of a list the source gives otherwise, unsupported
+			// rather than denied.
+			continue
+		}
+		// The run of absent names starting at i.
+		j := i + 1
+		for j < len(cl) && j-i < 4 && cl[j].capital && !cl[j].number && !have(cl[j].term) {
+			j++
+		}
+		var right string // the claim's word after the run
+		if j < len(cl) {
+			right = cl[j].term
+		}
+		for k := 1; k < len(ev); k++ {
+			left1 := ev[k-1].term == cl[max(i-1, 0)].term && i >= 1
+			if !left1 {
+				continue
+			}
+			left2 := i >= 2 && k >= 2 && ev[k-2].term == cl[i-2].term
+			m := substituteEnd(ev, k, right)
+			if m == k {
+				continue
+			}
+			right1 := j == len(cl) && m == len(ev) || j < len(cl) && m < len(ev) && ev[m].term == right
+			if (left2 || right1) && foreign(ev[k:m], ci) && !variant(surface(src, ev[k:m]), surface(ci.text, cl[i:j])) {
+				return surface(src, ev[k:m]) + " for " + surface(ci.text, cl[i:j]), j - i
+			}
+		}
+		if i == 0 && j+1 < len(cl) {
+			// A name opening the claim: frame two words to its right.
+			for m := 1; m+1 < len(ev); m++ {
+				if ev[m].term != cl[j].term || ev[m+1].term != cl[j+1].term {
+					continue
+				}
+				k := m
+				for k > 0 && m-k < 4 && ev[k-1].capital && !ev[k-1].number {
+					k--
+				}
+				if k < m && foreign(ev[k:m], ci) && !variant(surface(src, ev[k:m]), surface(ci.text, cl[i:j])) {
+					return surface(src, ev[k:m]) + " for " + surface(ci.text, cl[i:j]), j - i
+				}
+			}
+		}
+	}
+	return "", 0
 }
 
 // checkConflictReference holds findConflict, and the clause and frame
