@@ -444,27 +444,27 @@ func Bigrams(toks []Token) []Bigram {
 // a set of them.
 const scanBigrams = 32
 
-// queryPhrases numbers the distinct bigrams and numbers of a query that
-// occur in the source, by the term ids of the index: a window's boost
-// counts the distinct ones it holds. A bigram is keyed by bigramKey.
-func (ix *Index) queryPhrases(query []Token) (map[uint64]int, map[int32]int) {
-	bigrams := make(map[uint64]int)
+// queryPhrases lists the distinct bigrams and numbers of a query that
+// occur in the source, by the term ids of the index, in query order: a
+// window's boost counts the distinct ones it holds, found by their place
+// in these lists (a query has a few dozen). A bigram is keyed by
+// bigramKey.
+func (ix *Index) queryPhrases(query []Token) ([]uint64, []int32) {
+	var bigrams []uint64
 	for _, b := range Bigrams(query) {
 		a, okA := ix.vocab[b.A]
 		c, okB := ix.vocab[b.B]
 		if okA && okB {
-			bigrams[bigramKey(a, c)] = len(bigrams)
+			bigrams = append(bigrams, bigramKey(a, c)) // distinct, as the bigrams are
 		}
 	}
-	numbers := make(map[int32]int)
+	var numbers []int32
 	for _, t := range query {
 		if t.Kind != Number {
 			continue
 		}
-		if id, ok := ix.vocab[t.Term]; ok {
-			if _, dup := numbers[id]; !dup {
-				numbers[id] = len(numbers)
-			}
+		if id, ok := ix.vocab[t.Term]; ok && !slices.Contains(numbers, id) {
+			numbers = append(numbers, id)
 		}
 	}
 	return bigrams, numbers
@@ -482,15 +482,15 @@ const (
 
 // phraseRoles flags each term id of the index by its parts in the
 // query's bigrams and numbers (queryPhrases), so boost looks a token up
-// in those maps only where it can be found: most tokens of a window are
+// in those lists only where it can be found: most tokens of a window are
 // in neither.
-func (ix *Index) phraseRoles(bigrams map[uint64]int, numbers map[int32]int) []uint8 {
+func (ix *Index) phraseRoles(bigrams []uint64, numbers []int32) []uint8 {
 	role := make([]uint8, len(ix.vocab))
-	for k := range bigrams {
+	for _, k := range bigrams {
 		role[int32(uint32(k>>32))] |= roleBigramFirst
 		role[int32(uint32(k))] |= roleBigramSecond
 	}
-	for id := range numbers {
+	for _, id := range numbers {
 		role[id] |= roleNumber
 	}
 	return role
@@ -499,7 +499,7 @@ func (ix *Index) phraseRoles(bigrams map[uint64]int, numbers map[int32]int) []ui
 // boost is the window's bonus for the query's bigrams and numbers it
 // holds; role is phraseRoles(bigrams, numbers) and got is scratch space
 // of len(bigrams)+len(numbers).
-func (ix *Index) boost(w window, bigrams map[uint64]int, numbers map[int32]int, role []uint8, got []bool) float64 {
+func (ix *Index) boost(w window, bigrams []uint64, numbers []int32, role []uint8, got []bool) float64 {
 	clear(got)
 	gotB, gotN := got[:len(bigrams)], got[len(bigrams):]
 	from, to := ix.sentTok[w.first], ix.sentTok[w.last]
@@ -511,7 +511,7 @@ func (ix *Index) boost(w window, bigrams map[uint64]int, numbers map[int32]int, 
 		}
 		t := &ix.toks[k]
 		if t.Kind == Number && role[id]&roleNumber != 0 {
-			if n, ok := numbers[id]; ok {
+			if n := slices.Index(numbers, id); n >= 0 {
 				gotN[n] = true
 			}
 		}
@@ -519,7 +519,7 @@ func (ix *Index) boost(w window, bigrams map[uint64]int, numbers map[int32]int, 
 			continue
 		}
 		if prev >= 0 && role[prev]&roleBigramFirst != 0 && role[id]&roleBigramSecond != 0 {
-			if n, ok := bigrams[bigramKey(prev, id)]; ok {
+			if n := slices.Index(bigrams, bigramKey(prev, id)); n >= 0 {
 				gotB[n] = true
 			}
 		}
