@@ -173,7 +173,7 @@ func alignedSentence(ix *sourceIndex, ci *claimInfo, ps []passage.Passage) (int,
 				continue
 			}
 			done[s] = true
-			hits, nums := sentenceHits(ix.SentenceTokens(s), ci)
+			hits, nums := sentenceHits(ix.SentenceTokens(s), ci.sentenceWords(ix, s), ci)
 			if hits > bestHits || hits == bestHits && hits > 0 && (nums > bestNums || nums == bestNums && s < best) {
 				best, bestHits, bestNums = s, hits, nums
 			}
@@ -185,13 +185,13 @@ func alignedSentence(ix *sourceIndex, ci *claimInfo, ps []passage.Passage) (int,
 // sentenceHits counts the claim's distinct content words and numbers in a
 // sentence. The first token of a term decides: a term a sentence first
 // has as a stop word ("does") and later as a content word ("doe") is
-// not a hit.
-func sentenceHits(toks []passage.Token, ci *claimInfo) (hits, nums int) {
+// not a hit. ids are the claim word ids of toks (claimInfo.tokenWords).
+func sentenceHits(toks []passage.Token, ids []int32, ci *claimInfo) (hits, nums int) {
 	seen := ci.hitSeen
 	clear(seen)
-	for _, t := range toks {
-		k, ok := ci.words[t.Term]
-		if !ok || ci.kinds[k] == 0 || seen[k] {
+	for i, t := range toks {
+		k := ids[i]
+		if k < 0 || ci.kinds[k] == 0 || seen[k] {
 			continue // a term neither a claim word nor a claim number counts for nothing
 		}
 		seen[k] = true

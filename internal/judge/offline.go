@@ -148,6 +148,42 @@ type claimInfo struct {
 	// them (framesRead).
 	frames     []frameToken
 	framesRead bool
+	// wordIDs holds the claim word ids of the tokens of the source's
+	// sentences read so far (sentenceWords), those of sentence s from
+	// wordAt[s]-1; wordAt[s] is 0 for a sentence not read.
+	wordIDs []int32
+	wordAt  []int32
+}
+
+// tokenWords appends to dst the claim word id of each of toks (words),
+// -1 for a token whose term is none of them.
+func (ci *claimInfo) tokenWords(toks []passage.Token, dst []int32) []int32 {
+	for _, t := range toks {
+		k, ok := ci.words[t.Term]
+		if !ok {
+			k = -1
+		}
+		dst = append(dst, k)
+	}
+	return dst
+}
+
+// sentenceWords returns the claim word ids of the tokens of sentence s of
+// the source (tokenWords), looked up once a sentence: the ranked passages
+// overlap, and inspect and alignedSentence read the same sentences. ix
+// is the index the claim was read against.
+func (ci *claimInfo) sentenceWords(ix *sourceIndex, s int) []int32 {
+	if ci.wordAt == nil {
+		ci.wordAt = make([]int32, len(ix.Sentences()))
+	}
+	n := len(ix.SentenceTokens(s))
+	if at := ci.wordAt[s]; at > 0 {
+		return ci.wordIDs[at-1 : int(at-1)+n]
+	}
+	at := len(ci.wordIDs)
+	ci.wordIDs = ci.tokenWords(ix.SentenceTokens(s), ci.wordIDs)
+	ci.wordAt[s] = int32(at) + 1
+	return ci.wordIDs[at : at+n]
 }
 
 // frameTokens returns frameTokens(ci.text, ci.toks), read once.
@@ -316,28 +352,27 @@ const (
 // the claim's memo of sharesClaim, one entry a sentence of the source.
 func (j *Offline) inspect(ix *sourceIndex, ci *claimInfo, p passage.Passage, shares []sentenceShare) candidate {
 	c := candidate{p: p}
-	toks := ix.PassageTokens(p)
 	// have[k]: the claim word of id k occurs in the passage (stop words
 	// too: entities such as "WHO"); hasBigram[k]: its bigram k does.
 	have := make([]bool, len(ci.words)+len(ci.bigrams))
 	hasBigram := have[len(ci.words):]
 	prev := int32(-1) // the id of the last content word, -1 for none or not the claim's
-	for _, t := range toks {
-		if t.Kind == passage.Number {
-			continue
-		}
-		k, ok := ci.words[t.Term]
-		if ok {
-			have[k] = true
-		}
-		if t.Content() {
-			if prev >= 0 && ok {
-				if b := ci.bigram(prev, k); b >= 0 {
-					hasBigram[b] = true
-				}
+	for s := p.First; s < p.Last; s++ {
+		ids := ci.sentenceWords(ix, s)
+		for i, t := range ix.SentenceTokens(s) {
+			if t.Kind == passage.Number {
+				continue
 			}
-			prev = -1
-			if ok {
+			k := ids[i]
+			if k >= 0 {
+				have[k] = true
+			}
+			if t.Content() {
+				if prev >= 0 && k >= 0 {
+					if b := ci.bigram(prev, k); b >= 0 {
+						hasBigram[b] = true
+					}
+				}
 				prev = k
 			}
 		}
@@ -362,7 +397,7 @@ func (j *Offline) inspect(ix *sourceIndex, ci *claimInfo, p passage.Passage, sha
 		}
 	}
 	if len(ci.quantities) > 0 {
-		c.nums = checkNumbers(ci.quantities, ix.quantities(toks))
+		c.nums = checkNumbers(ci.quantities, ix.quantities(ix.PassageTokens(p)))
 	}
 
 	// The evidence runs from the first to the last sentence that shares a
@@ -372,7 +407,7 @@ func (j *Offline) inspect(ix *sourceIndex, ci *claimInfo, p passage.Passage, sha
 	for s := p.First; s < p.Last; s++ {
 		if shares[s] == shareUnread {
 			shares[s] = shareNone
-			if sharesClaim(ix.SentenceTokens(s), ci) {
+			if sharesClaim(ix.SentenceTokens(s), ci.sentenceWords(ix, s), ci) {
 				shares[s] = shareSome
 			}
 		}
@@ -391,11 +426,11 @@ func (j *Offline) inspect(ix *sourceIndex, ci *claimInfo, p passage.Passage, sha
 	return c
 }
 
-// sharesClaim reports whether toks (a sentence's) hold a claim word or
-// a number of the claim.
-func sharesClaim(toks []passage.Token, ci *claimInfo) bool {
-	for _, t := range toks {
-		if k, ok := ci.words[t.Term]; ok && (t.Content() && ci.kinds[k]&claimTerm != 0 || t.Kind == passage.Number && ci.kinds[k]&claimNumber != 0) {
+// sharesClaim reports whether toks (a sentence's, of claim word ids
+// ids) hold a claim word or a number of the claim.
+func sharesClaim(toks []passage.Token, ids []int32, ci *claimInfo) bool {
+	for i, t := range toks {
+		if k := ids[i]; k >= 0 && (t.Content() && ci.kinds[k]&claimTerm != 0 || t.Kind == passage.Number && ci.kinds[k]&claimNumber != 0) {
 			return true
 		}
 	}

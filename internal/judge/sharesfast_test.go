@@ -120,7 +120,7 @@ func checkSentenceMemos(t *testing.T, j *Offline, source string, claims ...strin
 		m := numberRef(&ci)
 		for s := range ix.Sentences() {
 			toks := ix.SentenceTokens(s)
-			gh, gn := sentenceHits(toks, &ci)
+			gh, gn := sentenceHits(toks, ci.sentenceWords(ix, s), &ci)
 			wh, wn := sentenceHitsRef(toks, &ci, m)
 			if gh != wh || gn != wn {
 				t.Fatalf("claim %q, sentence %d of %q: %d words and %d numbers, reference %d and %d", claim, s, source, gh, gn, wh, wn)
@@ -129,7 +129,7 @@ func checkSentenceMemos(t *testing.T, j *Offline, source string, claims ...strin
 			for _, t := range toks {
 				share = share || (t.Content() && ci.terms[t.Term]) || (t.Kind == passage.Number && numberIn(t.Term, ci.toks))
 			}
-			if got := sharesClaim(toks, &ci); got != share {
+			if got := sharesClaim(toks, ci.sentenceWords(ix, s), &ci); got != share {
 				t.Fatalf("claim %q, sentence %d of %q: sharesClaim %v, reference %v", claim, s, source, got, share)
 			}
 		}
