@@ -58,7 +58,9 @@ func (j *Offline) findConflict(ix *sourceIndex, ci *claimInfo, ps []passage.Pass
 	src := ix.Text()
 	toks := ix.SentenceTokens(best)
 	c := conflict{sent: best}
-	if !lexical.Asserted(src, alignedSpan(src, toks, ci.terms, ci.toks)) || !lexical.Asserted(ci.text, ci.toks) {
+	// The sentence's clauses, read once for every cue.
+	major := majorClauses(src, toks)
+	if !lexical.Asserted(src, alignedOf(major, ci.terms, ci.toks)) || !lexical.Asserted(ci.text, ci.toks) {
 		return c // a condition or a possibility says nothing against the claim
 	}
 	// The claim's quantities count as claim words: one the sentence
@@ -77,7 +79,7 @@ func (j *Offline) findConflict(ix *sourceIndex, ci *claimInfo, ps []passage.Pass
 	cover := func(extra int) float64 {
 		return math.Min(1, ratio(bestHits+qHits+extra, len(ci.terms)+len(ci.quantities)))
 	}
-	if d := numberConflict(ci, src, toks, ev); d != "" {
+	if d := numberConflict(ci, src, toks, major, ev); d != "" {
 		c.kind, c.detail, c.cover = conflictNumber, d, cover(0)
 		return c
 	}
@@ -90,12 +92,13 @@ func (j *Offline) findConflict(ix *sourceIndex, ci *claimInfo, ps []passage.Pass
 		c.kind, c.detail, c.cover = conflictEntity, d, cover(n)
 		return c
 	}
-	clause := alignedClause(src, toks, ci.terms, ci.toks)
+	minor := clauses(src, toks)
+	clause := alignedOf(minor, ci.terms, ci.toks)
 	if d := j.directionConflict(ci, src, toks, clause); d != "" && !decided {
 		c.kind, c.detail, c.cover = conflictDirection, d, cover(1)
 		return c
 	}
-	if negationConflict(ci, src, toks) {
+	if negationConflict(ci, src, minor) {
 		c.kind, c.cover = conflictNegation, cover(0)
 	}
 	return c
@@ -104,8 +107,9 @@ func (j *Offline) findConflict(ix *sourceIndex, ci *claimInfo, ps []passage.Pass
 // negationConflict compares, clause by clause, the polarity of the claim
 // with the clause of the aligned sentence that repeats most of it: a
 // negation counts only where the clause it sits in says what the claim's
-// clause says (at least two of its words and 60% of them).
-func negationConflict(ci *claimInfo, src string, stoks []passage.Token) bool {
+// clause says (at least two of its words and 60% of them). cls are the
+// sentence's clauses (clauses).
+func negationConflict(ci *claimInfo, src string, cls [][]passage.Token) bool {
 	claimClauses := clauses(ci.text, ci.toks)
 	for ci0, cc := range claimClauses {
 		terms := make(map[string]bool)
@@ -117,7 +121,7 @@ func negationConflict(ci *claimInfo, src string, stoks []passage.Token) bool {
 		if len(terms) < 2 {
 			continue
 		}
-		ec := alignedClause(src, stoks, terms, cc)
+		ec := alignedOf(cls, terms, cc)
 		hits := 0
 		seen := make(map[string]bool)
 		for _, t := range ec {
@@ -169,7 +173,7 @@ func alignedSentence(ix *sourceIndex, ci *claimInfo, ps []passage.Passage) (int,
 				continue
 			}
 			done[s] = true
-			hits, nums := sentenceHits(ix.SentenceTokens(s), ci)
+			hits, nums := sentenceHits(ix.SentenceTokens(s), ci.sentenceWords(ix, s), ci)
 			if hits > bestHits || hits == bestHits && hits > 0 && (nums > bestNums || nums == bestNums && s < best) {
 				best, bestHits, bestNums = s, hits, nums
 			}
@@ -181,36 +185,37 @@ func alignedSentence(ix *sourceIndex, ci *claimInfo, ps []passage.Passage) (int,
 // sentenceHits counts the claim's distinct content words and numbers in a
 // sentence. The first token of a term decides: a term a sentence first
 // has as a stop word ("does") and later as a content word ("doe") is
-// not a hit.
-func sentenceHits(toks []passage.Token, ci *claimInfo) (hits, nums int) {
+// not a hit. ids are the claim word ids of toks (claimInfo.tokenWords).
+func sentenceHits(toks []passage.Token, ids []int32, ci *claimInfo) (hits, nums int) {
 	seen := ci.hitSeen
 	clear(seen)
-	for _, t := range toks {
-		k, ok := ci.hitIDs[t.Term]
-		if !ok || seen[k] {
+	for i, t := range toks {
+		k := ids[i]
+		if k < 0 || ci.kinds[k] == 0 || seen[k] {
 			continue // a term neither a claim word nor a claim number counts for nothing
 		}
 		seen[k] = true
 		switch {
-		case t.Content() && ci.terms[t.Term]:
+		case t.Content() && ci.kinds[k]&claimTerm != 0:
 			hits++
-		case t.Kind == passage.Number && numberIn(t.Term, ci.toks):
+		case t.Kind == passage.Number && ci.kinds[k]&claimNumber != 0:
 			nums++
 		}
 	}
 	return hits, nums
 }
 
-// alignedClause returns the tokens of the clause of a sentence that holds
-// most claim words, then most of the numbers of claim (the claim's or
-// the claim clause's tokens), then the longer: a negation, a direction
-// word or a number in another clause ("…reduced ischaemic stroke, but not
-// haemorrhagic stroke"; "has not ruled on the second licence, but the
-// first was granted in May 2023") is about something else.
-func alignedClause(src string, toks []passage.Token, terms map[string]bool, claim []passage.Token) []passage.Token {
+// alignedOf returns the clause of a sentence (one of cls, its clauses
+// or majorClauses) that holds most claim words, then most of the numbers
+// of claim (the claim's or the claim clause's tokens), then the longer:
+// a negation, a direction word or a number in another clause
+// ("…reduced ischaemic stroke, but not haemorrhagic stroke"; "has not
+// ruled on the second licence, but the first was granted in May 2023")
+// is about something else.
+func alignedOf(cls [][]passage.Token, terms map[string]bool, claim []passage.Token) []passage.Token {
 	var best []passage.Token
 	bestHits, bestNums := -1, -1
-	for _, cl := range clauses(src, toks) {
+	for _, cl := range cls {
 		hits, nums := 0, 0
 		for _, t := range cl {
 			switch {
@@ -268,10 +273,9 @@ func clauses(src string, toks []passage.Token) [][]passage.Token {
 		if toks[i-1].End <= toks[i].Start { // CJK bigrams overlap
 			gap = src[toks[i-1].End:toks[i].Start]
 		}
-		w := strings.ToLower(src[toks[i].Start:toks[i].End])
 		switch {
 		case strings.ContainsAny(gap, ",;:()"):
-		case w == "but" || w == "whereas" || w == "while" || w == "although" || w == "though" || w == "than" || w == "who":
+		case lowerIn(src[toks[i].Start:toks[i].End], "but", "whereas", "while", "although", "though", "than", "who"):
 		default:
 			continue
 		}
@@ -292,8 +296,9 @@ func clauses(src string, toks []passage.Token) [][]passage.Token {
 // words only (majorClauses): a comma often sets off the number itself
 // ("Half of the samples, 50 out of 100, tested positive").
 //
-// ev are the sentence's quantities (sentenceQuantities(src, toks)).
-func numberConflict(ci *claimInfo, src string, toks []passage.Token, ev []quantity) string {
+// major are the sentence's majorClauses, ev its quantities
+// (sentenceQuantities(src, toks)).
+func numberConflict(ci *claimInfo, src string, toks []passage.Token, major [][]passage.Token, ev []quantity) string {
 	if len(ci.quantities) == 0 {
 		return ""
 	}
@@ -313,7 +318,7 @@ func numberConflict(ci *claimInfo, src string, toks []passage.Token, ev []quanti
 		if len(terms) == 0 {
 			cc, terms = ci.toks, ci.terms
 		}
-		ec := alignedSpan(src, toks, terms, cc)
+		ec := alignedOf(major, terms, cc)
 		if len(ec) == 0 {
 			continue
 		}
@@ -404,34 +409,13 @@ func majorClauses(src string, toks []passage.Token) [][]passage.Token {
 		if toks[i-1].End <= toks[i].Start {
 			gap = src[toks[i-1].End:toks[i].Start]
 		}
-		switch w := strings.ToLower(src[toks[i].Start:toks[i].End]); {
-		case strings.Contains(gap, ";"), w == "but", w == "whereas", w == "while", w == "although", w == "though":
+		switch {
+		case strings.Contains(gap, ";"), lowerIn(src[toks[i].Start:toks[i].End], "but", "whereas", "while", "although", "though"):
 			out = append(out, toks[start:i])
 			start = i
 		}
 	}
 	return append(out, toks[start:])
-}
-
-// alignedSpan is alignedClause over majorClauses.
-func alignedSpan(src string, toks []passage.Token, terms map[string]bool, claim []passage.Token) []passage.Token {
-	var best []passage.Token
-	bestHits, bestNums := -1, -1
-	for _, cl := range majorClauses(src, toks) {
-		hits, nums := 0, 0
-		for _, t := range cl {
-			switch {
-			case t.Content() && terms[t.Term]:
-				hits++
-			case t.Kind == passage.Number && numberIn(t.Term, claim):
-				nums++
-			}
-		}
-		if hits > bestHits || hits == bestHits && (nums > bestNums || nums == bestNums && len(cl) > len(best)) {
-			best, bestHits, bestNums = cl, hits, nums
-		}
-	}
-	return best
 }
 
 // contentTerms returns the content terms of toks.
@@ -461,11 +445,11 @@ func sentenceQuantities(src string, toks []passage.Token) []quantity {
 // "lowered") as substitutes. It returns the detail and how many claim
 // words the substitution accounts for.
 func entityConflict(ci *claimInfo, src string, stoks []passage.Token, have func(string) bool) (string, int) {
-	cl := frameTokens(ci.text, ci.toks)
-	ev := frameTokens(src, stoks)
-	if len(cl) == 0 || len(ev) == 0 {
+	cl := ci.frameTokens()
+	if len(cl) == 0 {
 		return "", 0
 	}
+	var ev []frameToken // the sentence's, read at the first name it may replace
 	for i := 0; i < len(cl); i++ {
 		x := cl[i]
 		if !x.capital || !x.content || have(x.term) {
@@ -476,6 +460,11 @@ func entityConflict(ci *claimInfo, src string, stoks []passage.Token, have func(
 			// member of a list the source gives otherwise, unsupported
 			// rather than denied.
 			continue
+		}
+		if ev == nil {
+			if ev = frameTokens(src, stoks); len(ev) == 0 {
+				return "", 0
+			}
 		}
 		// The run of absent names starting at i.
 		j := i + 1
@@ -545,8 +534,7 @@ func frameTokens(text string, toks []passage.Token) []frameToken {
 			continue
 		}
 		surface := text[t.Start:t.End]
-		switch strings.ToLower(surface) {
-		case "a", "an", "the":
+		if lowerIn(surface, "a", "an", "the") {
 			continue
 		}
 		r, _ := utf8.DecodeRuneInString(surface)
@@ -640,19 +628,19 @@ func (j *Offline) directionConflict(ci *claimInfo, src string, sentence, clause 
 			in[t.Term] = true
 		}
 	}
-	inClaim := make(map[string]bool, len(ci.toks))
-	for _, t := range ci.toks {
-		inClaim[t.Term] = true
-	}
-	cl := frameTokens(ci.text, ci.toks)
-	ev := frameTokens(src, clause)
+	cl := ci.frameTokens()
+	var ev []frameToken // the clause's, read at the first opposite it holds
+	evRead := false
 	for i, t := range cl {
 		if t.number || in[t.term] {
 			continue
 		}
 		for _, a := range j.opposites.Of(t.term) {
-			if !in[a] || inClaim[a] {
+			if !in[a] || slices.ContainsFunc(ci.toks, func(t passage.Token) bool { return t.Term == a }) {
 				continue
+			}
+			if !evRead {
+				ev, evRead = frameTokens(src, clause), true
 			}
 			for k, e := range ev {
 				if e.term != a {

@@ -108,6 +108,9 @@ func (j *Offline) Judge(ctx context.Context, claim, source string) (claimtrace.V
 // caller. Evidence is always a verbatim substring of source.
 func (j *Offline) JudgeSource(ctx context.Context, source string, claims []string) ([]claimtrace.Verdict, error) {
 	ix := newSourceIndex(passage.NewIndex(source, j.opt))
+	if len(claims) > 1 {
+		ix.IndexTerms() // every claim is ranked against it
+	}
 	out := make([]claimtrace.Verdict, len(claims))
 	for i, c := range claims {
 		if err := ctx.Err(); err != nil {
@@ -128,55 +131,131 @@ type claimInfo struct {
 	entities   [][]string
 	quantities []quantity
 	negated    bool
-	// vocab numbers the claim's terms and the words of its entities, so
-	// a passage is read against the claim without a set of its own
-	// words: termIDs are the ids of terms, entityIDs those of each entity's
-	// words, bigramIDs number the bigrams.
-	vocab     map[string]int32
-	termIDs   []int32
-	entityIDs [][]int32
-	bigramIDs map[passage.Bigram]int32
-	// hitIDs numbers the claim's terms and numbers for sentenceHits;
-	// hitSeen is its scratch space, one flag an id.
-	hitIDs  map[string]int32
+	// words numbers every string the judge looks for in a source's
+	// tokens, so a passage is read against the claim with one lookup a
+	// token and without a set of its own words: the claim's terms first
+	// (ids 0 to len(terms)-1), then the words of its entities, its
+	// numbers and the other words of its bigrams. kinds flags each id
+	// (claimTerm, claimNumber); entityIDs are the ids of each entity's
+	// words, bigramKeys the id pairs of the bigrams (bigramKey).
+	words      map[string]int32
+	kinds      []uint8
+	entityIDs  [][]int32
+	bigramKeys []uint64
+	// hitSeen is sentenceHits' scratch space, one flag a word id.
 	hitSeen []bool
+	// frames are frameTokens(text, toks), read when a cue first needs
+	// them (framesRead).
+	frames     []frameToken
+	framesRead bool
+	// wordIDs holds the claim word ids of the tokens of the source's
+	// sentences read so far (sentenceWords), those of sentence s from
+	// wordAt[s]-1; wordAt[s] is 0 for a sentence not read.
+	wordIDs []int32
+	wordAt  []int32
 }
 
-// number gives the claim's terms, entity words and bigrams their ids.
-func (ci *claimInfo) number() {
-	ci.vocab = make(map[string]int32, len(ci.terms))
-	id := func(t string) int32 {
-		k, ok := ci.vocab[t]
+// tokenWords appends to dst the claim word id of each of toks (words),
+// -1 for a token whose term is none of them.
+func (ci *claimInfo) tokenWords(toks []passage.Token, dst []int32) []int32 {
+	for _, t := range toks {
+		k, ok := ci.words[t.Term]
 		if !ok {
-			k = int32(len(ci.vocab))
-			ci.vocab[t] = k
+			k = -1
 		}
+		dst = append(dst, k)
+	}
+	return dst
+}
+
+// sentenceWords returns the claim word ids of the tokens of sentence s of
+// the source (tokenWords), looked up once a sentence: the ranked passages
+// overlap, and inspect and alignedSentence read the same sentences. ix
+// is the index the claim was read against.
+func (ci *claimInfo) sentenceWords(ix *sourceIndex, s int) []int32 {
+	if ci.wordAt == nil {
+		ci.wordAt = make([]int32, len(ix.Sentences()))
+	}
+	n := len(ix.SentenceTokens(s))
+	if at := ci.wordAt[s]; at > 0 {
+		return ci.wordIDs[at-1 : int(at-1)+n]
+	}
+	at := len(ci.wordIDs)
+	ci.wordIDs = ci.tokenWords(ix.SentenceTokens(s), ci.wordIDs)
+	ci.wordAt[s] = int32(at) + 1
+	return ci.wordIDs[at : at+n]
+}
+
+// frameTokens returns frameTokens(ci.text, ci.toks), read once.
+func (ci *claimInfo) frameTokens() []frameToken {
+	if !ci.framesRead {
+		ci.frames, ci.framesRead = frameTokens(ci.text, ci.toks), true
+	}
+	return ci.frames
+}
+
+// The kinds of a claim word (claimInfo.kinds).
+const (
+	claimTerm   = 1 << iota // one of the claim's terms
+	claimNumber             // the term of one of the claim's numbers
+)
+
+// number gives the claim's terms, entity words, numbers and bigram words
+// their ids.
+func (ci *claimInfo) number() {
+	ci.words = make(map[string]int32, len(ci.terms)+4)
+	id := func(t string, kind uint8) int32 {
+		k, ok := ci.words[t]
+		if !ok {
+			k = int32(len(ci.words))
+			ci.words[t] = k
+			ci.kinds = append(ci.kinds, 0)
+		}
+		ci.kinds[k] |= kind
 		return k
 	}
 	for t := range ci.terms {
-		ci.termIDs = append(ci.termIDs, id(t))
+		id(t, claimTerm)
 	}
-	for _, e := range ci.entities {
-		ids := make([]int32, len(e))
-		for k, t := range e {
-			ids[k] = id(t)
+	if len(ci.entities) > 0 {
+		n := 0
+		for _, e := range ci.entities {
+			n += len(e)
 		}
-		ci.entityIDs = append(ci.entityIDs, ids)
-	}
-	ci.bigramIDs = make(map[passage.Bigram]int32, len(ci.bigrams))
-	for k, b := range ci.bigrams {
-		ci.bigramIDs[b] = int32(k)
-	}
-	ci.hitIDs = make(map[string]int32, len(ci.terms))
-	for t := range ci.terms {
-		ci.hitIDs[t] = int32(len(ci.hitIDs))
+		ids := make([]int32, 0, n)
+		ci.entityIDs = make([][]int32, len(ci.entities))
+		for i, e := range ci.entities {
+			from := len(ids)
+			for _, t := range e {
+				ids = append(ids, id(t, 0))
+			}
+			ci.entityIDs[i] = ids[from:len(ids):len(ids)]
+		}
 	}
 	for _, t := range ci.toks {
-		if _, ok := ci.hitIDs[t.Term]; t.Kind == passage.Number && !ok {
-			ci.hitIDs[t.Term] = int32(len(ci.hitIDs))
+		if t.Kind == passage.Number {
+			id(t.Term, claimNumber)
 		}
 	}
-	ci.hitSeen = make([]bool, len(ci.hitIDs))
+	ci.bigramKeys = make([]uint64, len(ci.bigrams))
+	for k, b := range ci.bigrams {
+		ci.bigramKeys[k] = bigramKey(id(b.A, 0), id(b.B, 0))
+	}
+	ci.hitSeen = make([]bool, len(ci.words))
+}
+
+// bigramKey is the key of the bigram of claim word ids a, b.
+func bigramKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
+
+// bigram returns the index of the claim's bigram of word ids a, b, or -1.
+func (ci *claimInfo) bigram(a, b int32) int {
+	k := bigramKey(a, b)
+	for i, c := range ci.bigramKeys {
+		if c == k {
+			return i
+		}
+	}
+	return -1
 }
 
 // candidate holds the features of one ranked passage.
@@ -273,28 +352,32 @@ const (
 // the claim's memo of sharesClaim, one entry a sentence of the source.
 func (j *Offline) inspect(ix *sourceIndex, ci *claimInfo, p passage.Passage, shares []sentenceShare) candidate {
 	c := candidate{p: p}
-	toks := ix.PassageTokens(p)
 	// have[k]: the claim word of id k occurs in the passage (stop words
 	// too: entities such as "WHO"); hasBigram[k]: its bigram k does.
-	have := make([]bool, len(ci.vocab)+len(ci.bigrams))
-	hasBigram := have[len(ci.vocab):]
-	prev := ""
-	for _, t := range toks {
-		if t.Kind != passage.Number {
-			if k, ok := ci.vocab[t.Term]; ok {
+	have := make([]bool, len(ci.words)+len(ci.bigrams))
+	hasBigram := have[len(ci.words):]
+	prev := int32(-1) // the id of the last content word, -1 for none or not the claim's
+	for s := p.First; s < p.Last; s++ {
+		ids := ci.sentenceWords(ix, s)
+		for i, t := range ix.SentenceTokens(s) {
+			if t.Kind == passage.Number {
+				continue
+			}
+			k := ids[i]
+			if k >= 0 {
 				have[k] = true
 			}
-		}
-		if t.Content() {
-			if prev != "" {
-				if k, ok := ci.bigramIDs[passage.Bigram{A: prev, B: t.Term}]; ok {
-					hasBigram[k] = true
+			if t.Content() {
+				if prev >= 0 && k >= 0 {
+					if b := ci.bigram(prev, k); b >= 0 {
+						hasBigram[b] = true
+					}
 				}
+				prev = k
 			}
-			prev = t.Term
 		}
 	}
-	for _, k := range ci.termIDs {
+	for k := range len(ci.terms) {
 		if have[k] {
 			c.covHit++
 		}
@@ -314,7 +397,7 @@ func (j *Offline) inspect(ix *sourceIndex, ci *claimInfo, p passage.Passage, sha
 		}
 	}
 	if len(ci.quantities) > 0 {
-		c.nums = checkNumbers(ci.quantities, ix.quantities(toks))
+		c.nums = checkNumbers(ci.quantities, ix.quantities(ix.PassageTokens(p)))
 	}
 
 	// The evidence runs from the first to the last sentence that shares a
@@ -324,7 +407,7 @@ func (j *Offline) inspect(ix *sourceIndex, ci *claimInfo, p passage.Passage, sha
 	for s := p.First; s < p.Last; s++ {
 		if shares[s] == shareUnread {
 			shares[s] = shareNone
-			if sharesClaim(ix.SentenceTokens(s), ci) {
+			if sharesClaim(ix.SentenceTokens(s), ci.sentenceWords(ix, s), ci) {
 				shares[s] = shareSome
 			}
 		}
@@ -343,11 +426,11 @@ func (j *Offline) inspect(ix *sourceIndex, ci *claimInfo, p passage.Passage, sha
 	return c
 }
 
-// sharesClaim reports whether toks (a sentence's) hold a claim word or
-// a number of the claim.
-func sharesClaim(toks []passage.Token, ci *claimInfo) bool {
-	for _, t := range toks {
-		if (t.Content() && ci.terms[t.Term]) || (t.Kind == passage.Number && numberIn(t.Term, ci.toks)) {
+// sharesClaim reports whether toks (a sentence's, of claim word ids
+// ids) hold a claim word or a number of the claim.
+func sharesClaim(toks []passage.Token, ids []int32, ci *claimInfo) bool {
+	for i, t := range toks {
+		if k := ids[i]; k >= 0 && (t.Content() && ci.kinds[k]&claimTerm != 0 || t.Kind == passage.Number && ci.kinds[k]&claimNumber != 0) {
 			return true
 		}
 	}

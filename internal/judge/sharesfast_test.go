@@ -8,32 +8,34 @@ import (
 )
 
 // inspectRef is inspect as it was before it memoized, across the
-// ranked passages, which sentences share a claim word or number: the
+// ranked passages, which sentences share a claim word or number, and
+// before it read the claim's words by one map (claimWordsRef): the
 // reference the memoizing one must agree with.
 func (j *Offline) inspectRef(ix *sourceIndex, ci *claimInfo, p passage.Passage) candidate {
 	c := candidate{p: p}
+	m := numberRef(ci)
 	toks := ix.PassageTokens(p)
 	// have[k]: the claim word of id k occurs in the passage (stop words
 	// too: entities such as "WHO"); hasBigram[k]: its bigram k does.
-	have := make([]bool, len(ci.vocab)+len(ci.bigrams))
-	hasBigram := have[len(ci.vocab):]
+	have := make([]bool, len(m.vocab)+len(ci.bigrams))
+	hasBigram := have[len(m.vocab):]
 	prev := ""
 	for _, t := range toks {
 		if t.Kind != passage.Number {
-			if k, ok := ci.vocab[t.Term]; ok {
+			if k, ok := m.vocab[t.Term]; ok {
 				have[k] = true
 			}
 		}
 		if t.Content() {
 			if prev != "" {
-				if k, ok := ci.bigramIDs[passage.Bigram{A: prev, B: t.Term}]; ok {
+				if k, ok := m.bigramIDs[passage.Bigram{A: prev, B: t.Term}]; ok {
 					hasBigram[k] = true
 				}
 			}
 			prev = t.Term
 		}
 	}
-	for _, k := range ci.termIDs {
+	for _, k := range m.termIDs {
 		if have[k] {
 			c.covHit++
 		}
@@ -43,7 +45,7 @@ func (j *Offline) inspectRef(ix *sourceIndex, ci *claimInfo, p passage.Passage) 
 			c.bigramHit++
 		}
 	}
-	for _, e := range ci.entityIDs {
+	for _, e := range m.entityIDs {
 		all := true
 		for _, k := range e {
 			all = all && have[k]
@@ -83,12 +85,14 @@ func (j *Offline) inspectRef(ix *sourceIndex, ci *claimInfo, p passage.Passage) 
 }
 
 // alignedSentenceRef is alignedSentence as it was before it read each
-// sentence of the overlapping passages once: the reference.
+// sentence of the overlapping passages once, and before sentenceHits read
+// the claim's words by one map: the reference.
 func alignedSentenceRef(ix *sourceIndex, ci *claimInfo, ps []passage.Passage) (int, int) {
+	m := numberRef(ci)
 	best, bestHits, bestNums := -1, 0, 0
 	for _, p := range ps {
 		for s := p.First; s < p.Last; s++ {
-			hits, nums := sentenceHits(ix.SentenceTokens(s), ci)
+			hits, nums := sentenceHitsRef(ix.SentenceTokens(s), ci, m)
 			if hits > bestHits || hits == bestHits && hits > 0 && (nums > bestNums || nums == bestNums && s < best) {
 				best, bestHits, bestNums = s, hits, nums
 			}
@@ -111,6 +115,22 @@ func checkSentenceMemos(t *testing.T, j *Offline, source string, claims ...strin
 			got, want := j.inspect(ix, &ci, p, shares), j.inspectRef(ix, &ci, p)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("claim %q, passage %q: inspect %+v, reference %+v", claim, p.Text(source), got, want)
+			}
+		}
+		m := numberRef(&ci)
+		for s := range ix.Sentences() {
+			toks := ix.SentenceTokens(s)
+			gh, gn := sentenceHits(toks, ci.sentenceWords(ix, s), &ci)
+			wh, wn := sentenceHitsRef(toks, &ci, m)
+			if gh != wh || gn != wn {
+				t.Fatalf("claim %q, sentence %d of %q: %d words and %d numbers, reference %d and %d", claim, s, source, gh, gn, wh, wn)
+			}
+			share := false
+			for _, t := range toks {
+				share = share || (t.Content() && ci.terms[t.Term]) || (t.Kind == passage.Number && numberIn(t.Term, ci.toks))
+			}
+			if got := sharesClaim(toks, ci.sentenceWords(ix, s), &ci); got != share {
+				t.Fatalf("claim %q, sentence %d of %q: sharesClaim %v, reference %v", claim, s, source, got, share)
 			}
 		}
 		gs, gh := alignedSentence(ix, &ci, ps)
@@ -146,6 +166,7 @@ func FuzzSentenceMemosAgreeWithReference(f *testing.F) {
 	}
 	f.Add("The ferry ran 12 times in 2020.", "Does the ferry run? It ran 12 times in 2020, and 14 in 2021. Doe said so. The ferry ran again.")
 	f.Add("Prices rose 4% to $7.50", "Prices rose 4 % to 7.50 dollars. They rose 4% again. Prices, they said, rose.")
+	f.Add("The WHO said Acme Water Ltd cut 30 jobs in Leeds.", "Acme Water cut 30 jobs. The WHO said so in Leeds; Acme Water Ltd denied it, and 30 more jobs went.")
 	f.Fuzz(func(t *testing.T, claim, source string) {
 		checkSentenceMemos(t, j, source, claim, claim+" "+claim)
 	})

@@ -35,7 +35,7 @@ func checkSourceIndex(t *testing.T, j *Offline, claim, source string) {
 	ci := j.readClaim(ix, claim)
 	for s := range ix.Sentences() {
 		toks := ix.SentenceTokens(s)
-		gh, gn := sentenceHits(toks, &ci)
+		gh, gn := sentenceHits(toks, ci.tokenWords(toks, nil), &ci)
 		wh, wn := sentenceHitsByMap(toks, &ci)
 		if gh != wh || gn != wn {
 			t.Fatalf("claim %q, sentence %q: hits %d numbers %d, by map %d and %d", claim, source[ix.Sentences()[s].Start:ix.Sentences()[s].End], gh, gn, wh, wn)

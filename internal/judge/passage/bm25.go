@@ -91,9 +91,13 @@ type Index struct {
 	windows []window
 	vocab   map[string]int32
 	// postings of term id are posts[postStart[id]:postStart[id+1]], in
-	// window order: one array for the source, not a slice a term.
+	// window order: one array for the source, not a slice a term. They
+	// are built on the second ranking or by IndexTerms (buildPostings): a
+	// source ranked for a single claim, as the live API does, is scanned
+	// instead (queryPostings).
 	posts     []posting
 	postStart []int32
+	rankings  int
 	// tokID is the term id of each token, -1 for one not indexed.
 	tokID  []int32
 	avgLen float64
@@ -101,10 +105,9 @@ type Index struct {
 
 // NewIndex analyses text and builds the window index.
 func NewIndex(text string, opt Options) *Index {
-	// Sized for English text: a token every 6 bytes, a new indexed term
-	// every 40.
-	ix := &Index{text: text, opt: opt.withDefaults(), an: NewAnalyzer(), vocab: make(map[string]int32, len(text)/40+1),
-		toks: make([]Token, 0, len(text)/6+1)}
+	// Sized for English text, a token every 5 to 7 bytes, so that the
+	// tokens of most texts fit without growing the slice.
+	ix := &Index{text: text, opt: opt.withDefaults(), an: NewAnalyzer(), toks: make([]Token, 0, len(text)/5+8)}
 	ix.sents = Sentences(text)
 	ix.sentTok = make([]int, len(ix.sents)+1)
 	for i, s := range ix.sents {
@@ -118,89 +121,119 @@ func NewIndex(text string, opt Options) *Index {
 
 func indexed(t Token) bool { return t.Content() || t.Kind == Number }
 
+// vocabHint is the size to give the vocabulary of a text of about n
+// indexed tokens: a short text repeats few of its words, a long one most.
+func vocabHint(n int) int {
+	if n <= 256 {
+		return n
+	}
+	return 256 + (n-256)/3
+}
+
+// buildWindows numbers the indexed terms and lays out the windows; their
+// postings wait for buildPostings. Its slices and map are sized before
+// they are filled, so none grows more than once: an excerpt of a page is
+// indexed for a single claim as often as a page for many.
 func (ix *Index) buildWindows() {
 	n := len(ix.sents)
 	if n == 0 {
+		ix.vocab = make(map[string]int32)
 		return
 	}
-	// Term ids per sentence (those of sentence i are
-	// ids[idStart[i]:idStart[i+1]]), so windows are counted without maps.
-	ids := make([]int32, 0, len(ix.toks))
-	idStart := make([]int, n+1)
+	// About half the tokens are indexed.
+	ix.vocab = make(map[string]int32, vocabHint(len(ix.toks)/2))
 	ix.tokID = make([]int32, len(ix.toks))
-	for i := range ix.sents {
-		idStart[i] = len(ids)
+	// before[i]: the indexed tokens before sentence i.
+	before := make([]int, n+1)
+	for i := range n {
+		c := 0
 		for k := ix.sentTok[i]; k < ix.sentTok[i+1]; k++ {
-			t := ix.toks[k]
-			if !indexed(t) {
+			t := &ix.toks[k]
+			if !indexed(*t) {
 				ix.tokID[k] = -1
 				continue
 			}
+			c++
 			id, ok := ix.vocab[t.Term]
 			if !ok {
 				id = int32(len(ix.vocab))
 				ix.vocab[t.Term] = id
 			}
-			ids = append(ids, id)
 			ix.tokID[k] = id
 		}
+		before[i+1] = before[i] + c
 	}
-	idStart[n] = len(ids)
-	sentIDs := func(i int) []int32 { return ids[idStart[i]:idStart[i+1]] }
-	counts := make([]int32, len(ix.vocab))
-	var touched []int32
-	// Postings in window order with their term ids, then grouped by term
-	// (a counting sort, which keeps each term's windows in order).
-	type termPosting struct {
-		id int32
-		posting
-	}
-	flat := make([]termPosting, 0, 2*len(ids))
-	perTerm := make([]int32, len(ix.vocab)+1)
+	// One window starts at every sentence until a window reaches the end;
+	// a window's length is its indexed tokens.
+	ix.windows = make([]window, 0, n)
 	total := 0
-	// One window starts at every sentence until a window reaches the end.
 	for first := 0; first < n; first++ {
 		last := first + 1
 		for last < first+ix.opt.Window && last < n && ix.sents[last].End-ix.sents[first].Start <= ix.opt.MaxWindowBytes {
 			last++
 		}
-		w := int32(len(ix.windows))
-		length := 0
-		touched = touched[:0]
-		for s := first; s < last; s++ {
-			for _, id := range sentIDs(s) {
-				if counts[id] == 0 {
-					touched = append(touched, id)
-				}
-				counts[id]++
-				length++
-			}
-		}
-		for _, id := range touched {
-			flat = append(flat, termPosting{id, posting{window: w, tf: counts[id]}})
-			perTerm[id+1]++
-			counts[id] = 0
-		}
+		length := before[last] - before[first]
 		ix.windows = append(ix.windows, window{first: first, last: last, length: length})
 		total += length
 		if last == n {
 			break
 		}
 	}
-	for id := range len(ix.vocab) {
-		perTerm[id+1] += perTerm[id]
-	}
-	ix.postStart = perTerm
-	ix.posts = make([]posting, len(flat))
-	next := slices.Clone(perTerm[:len(ix.vocab)])
-	for _, p := range flat {
-		ix.posts[next[p.id]] = p.posting
-		next[p.id]++
-	}
 	ix.avgLen = float64(total) / float64(len(ix.windows))
 	if ix.avgLen == 0 {
 		ix.avgLen = 1
 	}
+}
+
+// IndexTerms builds the inverted index of every term now rather than at
+// the second ranking, for a caller that will rank the source for several
+// queries. Rankings are the same either way.
+func (ix *Index) IndexTerms() {
+	if ix.postStart == nil && len(ix.windows) > 0 {
+		ix.buildPostings()
+	}
+}
+
+// buildPostings builds the inverted index of the windows: the postings
+// of every term, grouped by term, each term's in window order.
+func (ix *Index) buildPostings() {
+	nv := len(ix.vocab)
+	// seen[id] is one past the last window counted for the term; counts[id]
+	// its frequency in the window being read; postStart[id+1] first counts
+	// the term's windows, then, summed, ends its postings.
+	ints := make([]int32, 3*nv+1)
+	seen, counts, postStart := ints[:nv:nv], ints[nv:2*nv:2*nv], ints[2*nv:]
+	for w, win := range ix.windows {
+		for _, id := range ix.tokID[ix.sentTok[win.first]:ix.sentTok[win.last]] {
+			if id >= 0 && seen[id] != int32(w)+1 {
+				seen[id] = int32(w) + 1
+				postStart[id+1]++
+			}
+		}
+	}
+	for id := range nv {
+		postStart[id+1] += postStart[id]
+	}
+	// Each term's postings in window order, the cursors (next) reusing seen.
+	next := seen
+	copy(next, postStart[:nv])
+	ix.posts = make([]posting, postStart[nv])
+	for w, win := range ix.windows {
+		ids := ix.tokID[ix.sentTok[win.first]:ix.sentTok[win.last]]
+		for _, id := range ids {
+			if id >= 0 {
+				counts[id]++
+			}
+		}
+		for _, id := range ids {
+			if id >= 0 && counts[id] > 0 {
+				ix.posts[next[id]] = posting{window: int32(w), tf: counts[id]}
+				next[id]++
+				counts[id] = 0
+			}
+		}
+	}
+	ix.postStart = postStart
 }
 
 // Text returns the indexed source text.
@@ -249,21 +282,35 @@ func (ix *Index) RankTokens(query []Token, k int) []Passage {
 	if k <= 0 || len(ix.windows) == 0 {
 		return nil
 	}
-	var seen []int32 // the ids scored: a query has a few dozen terms
-	scores := make([]float64, len(ix.windows))
-	hit := make([]bool, len(ix.windows))
-	var cands []int
-	nw := float64(len(ix.windows))
+	var ids []int32 // the ids scored, in query order: a query has a few dozen terms
 	for _, t := range query {
 		if !indexed(t) {
 			continue
 		}
-		id, ok := ix.vocab[t.Term]
-		if !ok || slices.Contains(seen, id) {
-			continue
+		if id, ok := ix.vocab[t.Term]; ok && !slices.Contains(ids, id) {
+			ids = append(ids, id)
 		}
-		seen = append(seen, id)
-		ps := ix.posts[ix.postStart[id]:ix.postStart[id+1]]
+	}
+	ix.rankings++
+	if ix.rankings > 1 && ix.postStart == nil {
+		ix.buildPostings()
+	}
+	var qposts []posting
+	var qstart []int32
+	if ix.postStart == nil {
+		qposts, qstart = ix.queryPostings(ids)
+	}
+	scores := make([]float64, len(ix.windows))
+	hit := make([]bool, len(ix.windows))
+	var cands []int
+	nw := float64(len(ix.windows))
+	for q, id := range ids {
+		var ps []posting
+		if qstart != nil {
+			ps = qposts[qstart[q]:qstart[q+1]]
+		} else {
+			ps = ix.posts[ix.postStart[id]:ix.postStart[id+1]]
+		}
 		df := float64(len(ps))
 		idf := math.Log(1 + (nw-df+0.5)/(df+0.5))
 		for _, p := range ps {
@@ -317,6 +364,42 @@ func (ix *Index) RankTokens(query []Token, k int) []Passage {
 	return out
 }
 
+// queryPostings returns the postings of the term ids (those of ids[q]
+// are posts[start[q]:start[q+1]]) as buildPostings would, read by one
+// scan of the source's tokens: cheaper than indexing every term when the
+// source is ranked once.
+func (ix *Index) queryPostings(ids []int32) (posts []posting, start []int32) {
+	n := len(ix.sents)
+	slot := make([]int32, len(ix.vocab)) // 1 + the query index of a term id, 0 for none
+	for q, id := range ids {
+		slot[id] = int32(q) + 1
+	}
+	// counts[q*n+s]: how often the term of ids[q] occurs in sentence s.
+	counts := make([]int32, len(ids)*n)
+	for s := range n {
+		for _, id := range ix.tokID[ix.sentTok[s]:ix.sentTok[s+1]] {
+			if id >= 0 && slot[id] > 0 {
+				counts[int(slot[id]-1)*n+s]++
+			}
+		}
+	}
+	start = make([]int32, len(ids)+1)
+	for q := range ids {
+		row := counts[q*n : (q+1)*n]
+		for w, win := range ix.windows {
+			tf := int32(0)
+			for _, c := range row[win.first:win.last] {
+				tf += c
+			}
+			if tf > 0 {
+				posts = append(posts, posting{window: int32(w), tf: tf})
+			}
+		}
+		start[q+1] = int32(len(posts))
+	}
+	return posts, start
+}
+
 // Bigram is two adjacent content terms, the unit of phrase matching.
 type Bigram struct{ A, B string }
 
@@ -361,27 +444,27 @@ func Bigrams(toks []Token) []Bigram {
 // a set of them.
 const scanBigrams = 32
 
-// queryPhrases numbers the distinct bigrams and numbers of a query that
-// occur in the source, by the term ids of the index: a window's boost
-// counts the distinct ones it holds. A bigram is keyed by bigramKey.
-func (ix *Index) queryPhrases(query []Token) (map[uint64]int, map[int32]int) {
-	bigrams := make(map[uint64]int)
+// queryPhrases lists the distinct bigrams and numbers of a query that
+// occur in the source, by the term ids of the index, in query order: a
+// window's boost counts the distinct ones it holds, found by their place
+// in these lists (a query has a few dozen). A bigram is keyed by
+// bigramKey.
+func (ix *Index) queryPhrases(query []Token) ([]uint64, []int32) {
+	var bigrams []uint64
 	for _, b := range Bigrams(query) {
 		a, okA := ix.vocab[b.A]
 		c, okB := ix.vocab[b.B]
 		if okA && okB {
-			bigrams[bigramKey(a, c)] = len(bigrams)
+			bigrams = append(bigrams, bigramKey(a, c)) // distinct, as the bigrams are
 		}
 	}
-	numbers := make(map[int32]int)
+	var numbers []int32
 	for _, t := range query {
 		if t.Kind != Number {
 			continue
 		}
-		if id, ok := ix.vocab[t.Term]; ok {
-			if _, dup := numbers[id]; !dup {
-				numbers[id] = len(numbers)
-			}
+		if id, ok := ix.vocab[t.Term]; ok && !slices.Contains(numbers, id) {
+			numbers = append(numbers, id)
 		}
 	}
 	return bigrams, numbers
@@ -399,15 +482,15 @@ const (
 
 // phraseRoles flags each term id of the index by its parts in the
 // query's bigrams and numbers (queryPhrases), so boost looks a token up
-// in those maps only where it can be found: most tokens of a window are
+// in those lists only where it can be found: most tokens of a window are
 // in neither.
-func (ix *Index) phraseRoles(bigrams map[uint64]int, numbers map[int32]int) []uint8 {
+func (ix *Index) phraseRoles(bigrams []uint64, numbers []int32) []uint8 {
 	role := make([]uint8, len(ix.vocab))
-	for k := range bigrams {
+	for _, k := range bigrams {
 		role[int32(uint32(k>>32))] |= roleBigramFirst
 		role[int32(uint32(k))] |= roleBigramSecond
 	}
-	for id := range numbers {
+	for _, id := range numbers {
 		role[id] |= roleNumber
 	}
 	return role
@@ -416,7 +499,7 @@ func (ix *Index) phraseRoles(bigrams map[uint64]int, numbers map[int32]int) []ui
 // boost is the window's bonus for the query's bigrams and numbers it
 // holds; role is phraseRoles(bigrams, numbers) and got is scratch space
 // of len(bigrams)+len(numbers).
-func (ix *Index) boost(w window, bigrams map[uint64]int, numbers map[int32]int, role []uint8, got []bool) float64 {
+func (ix *Index) boost(w window, bigrams []uint64, numbers []int32, role []uint8, got []bool) float64 {
 	clear(got)
 	gotB, gotN := got[:len(bigrams)], got[len(bigrams):]
 	from, to := ix.sentTok[w.first], ix.sentTok[w.last]
@@ -428,7 +511,7 @@ func (ix *Index) boost(w window, bigrams map[uint64]int, numbers map[int32]int, 
 		}
 		t := &ix.toks[k]
 		if t.Kind == Number && role[id]&roleNumber != 0 {
-			if n, ok := numbers[id]; ok {
+			if n := slices.Index(numbers, id); n >= 0 {
 				gotN[n] = true
 			}
 		}
@@ -436,7 +519,7 @@ func (ix *Index) boost(w window, bigrams map[uint64]int, numbers map[int32]int, 
 			continue
 		}
 		if prev >= 0 && role[prev]&roleBigramFirst != 0 && role[id]&roleBigramSecond != 0 {
-			if n, ok := bigrams[bigramKey(prev, id)]; ok {
+			if n := slices.Index(bigrams, bigramKey(prev, id)); n >= 0 {
 				gotB[n] = true
 			}
 		}

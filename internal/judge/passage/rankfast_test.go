@@ -82,10 +82,23 @@ func rankTokensRef(ix *Index, query []Token, k int) []Passage {
 
 func checkRankTokens(t *testing.T, src, query string, k int) {
 	t.Helper()
+	ref := NewIndex(src, Options{})
+	ref.buildPostings()
 	ix := NewIndex(src, Options{})
 	q := ix.Tokenize(query)
-	if d := cmp.Diff(rankTokensRef(ix, q, k), ix.RankTokens(q, k)); d != "" {
-		t.Fatalf("RankTokens(%q, %d) on %q differs from the reference (-want +got):\n%s", query, k, src, d)
+	want := rankTokensRef(ref, q, k)
+	// The first ranking reads the query's postings by a scan, the second
+	// the inverted index it builds.
+	for _, how := range []string{"scanned", "indexed"} {
+		if d := cmp.Diff(want, ix.RankTokens(q, k)); d != "" {
+			t.Fatalf("RankTokens(%q, %d) on %q, %s, differs from the reference (-want +got):\n%s", query, k, src, how, d)
+		}
+	}
+	// Indexed up front, before the first ranking.
+	up := NewIndex(src, Options{})
+	up.IndexTerms()
+	if d := cmp.Diff(want, up.RankTokens(q, k)); d != "" {
+		t.Fatalf("RankTokens(%q, %d) on %q, indexed up front, differs from the reference (-want +got):\n%s", query, k, src, d)
 	}
 }
 
