@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claimtrace/claimtrace"
+	"github.com/claimtrace/claimtrace/internal/fetch"
 	"github.com/claimtrace/claimtrace/internal/store"
 	"github.com/claimtrace/claimtrace/internal/store/storetest"
 )
@@ -200,5 +202,91 @@ func TestGroupCommitWaitsForAnnounced(t *testing.T) {
 		if _, ok, err := st.GetUnit(ctx, "r", OpUnit, key); err != nil || !ok {
 			t.Errorf("unit %s: stored %v (%v)", key, ok, err)
 		}
+	}
+}
+
+// blockingJudge answers once release is closed, after saying it started.
+type blockingJudge struct {
+	started chan struct{}
+	release chan struct{}
+}
+
+func (j *blockingJudge) JudgeSource(ctx context.Context, source string, claims []string) ([]claimtrace.Verdict, error) {
+	j.started <- struct{}{}
+	<-j.release
+	out := make([]claimtrace.Verdict, len(claims))
+	for i := range out {
+		out[i] = claimtrace.Verdict{Label: claimtrace.Unknown, Reason: "test judge"}
+	}
+	return out, nil
+}
+
+// blockingFetcher fails once release is closed, after saying it started.
+type blockingFetcher struct {
+	started chan struct{}
+	release chan struct{}
+}
+
+func (f *blockingFetcher) Fetch(ctx context.Context, url string) (*fetch.Page, error) {
+	f.started <- struct{}{}
+	<-f.release
+	return nil, fmt.Errorf("fetch %s: test fetcher: %w", url, claimtrace.ErrUnreachable)
+}
+
+// TestCommitDoesNotWaitForSlowWork: while one session's claim waits for a
+// model judge, or its source for a page, other sessions' operations are
+// stored at once, though a batch may wait an hour for the operations
+// about to be stored: an operation counts as about to be stored only when
+// it has no slow work left.
+func TestCommitDoesNotWaitForSlowWork(t *testing.T) {
+	j := &blockingJudge{started: make(chan struct{}, 1), release: make(chan struct{})}
+	f := &blockingFetcher{started: make(chan struct{}, 1), release: make(chan struct{})}
+	svc := testService(t, Options{Judge: j, Fetcher: f, CommitDelay: time.Hour})
+	ctx := t.Context()
+	for _, id := range []string{"slow", "fast"} {
+		mustOpen(t, svc, id)
+	}
+	mustSource(t, svc, "slow", SourceInput{ID: "s1", Title: "a quoted passage", Excerpt: "The bridge opened in 1932 and carries eight lanes."})
+
+	claimDone := make(chan error, 1)
+	go func() {
+		_, err := svc.AddClaim(ctx, "slow", ClaimInput{Statement: "The bridge opened in 1932.", Supports: []string{"s1"}})
+		claimDone <- err
+	}()
+	<-j.started
+	sourceDone := make(chan error, 1)
+	go func() {
+		_, err := svc.AddSource(ctx, "slow", SourceInput{ID: "s2", URL: "https://example.org/a-page"})
+		sourceDone <- err
+	}()
+	<-f.started
+
+	done := make(chan error, 1)
+	go func() {
+		_, err := svc.AddSource(ctx, "fast", SourceInput{ID: "s1", Title: "another", Excerpt: "Tides at the harbour peak twice a day."})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("an operation waited for a claim being judged and a page being fetched")
+	}
+	close(j.release)
+	close(f.release)
+	for what, ch := range map[string]chan error{"the judged claim": claimDone, "the fetched source": sourceDone} {
+		select {
+		case err := <-ch:
+			if err != nil {
+				t.Errorf("%s: %v", what, err)
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: not stored after a minute", what)
+		}
+	}
+	if n := svc.writes.coming.Load(); n != 0 {
+		t.Errorf("%d operations still announced after all ended, want 0", n)
 	}
 }
