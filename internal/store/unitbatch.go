@@ -24,7 +24,7 @@ func (s *Store) PutUnits(ctx context.Context, units []Unit) error {
 		}
 		defer st.Close()
 		for _, u := range units {
-			if _, err := st.ExecContext(ctx, u.Run, u.Kind, u.Key, u.Status, s.d.bytes(u.Data), cleanText(u.Err), now); err != nil {
+			if _, err := st.ExecContext(ctx, s.putUnitArgs(u, now)...); err != nil {
 				return fmt.Errorf("%s/%s: %w", u.Kind, u.Key, err)
 			}
 		}

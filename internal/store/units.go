@@ -44,10 +44,15 @@ const putUnitSQL = `INSERT INTO units (run_id, kind, key, status, data, error, a
 		ON CONFLICT (run_id, kind, key) DO UPDATE SET status = excluded.status, data = excluded.data,
 			error = excluded.error, attempts = units.attempts + 1, updated_at = excluded.updated_at`
 
+// putUnitArgs are putUnitSQL's arguments for u, stored at now.
+func (s *Store) putUnitArgs(u Unit, now string) []any {
+	return []any{u.Run, u.Kind, u.Key, u.Status, s.d.bytes(u.Data), cleanText(u.Err), now}
+}
+
 // PutUnit stores u, replacing any earlier result for the same key and
 // counting the attempt.
 func (s *Store) PutUnit(ctx context.Context, u Unit) error {
-	_, err := s.exec(ctx, putUnitSQL, u.Run, u.Kind, u.Key, u.Status, s.d.bytes(u.Data), cleanText(u.Err), s.now())
+	_, err := s.exec(ctx, putUnitSQL, s.putUnitArgs(u, s.now())...)
 	if err != nil {
 		return fmt.Errorf("put unit %s/%s: %w", u.Kind, u.Key, err)
 	}
