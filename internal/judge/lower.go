@@ -16,23 +16,9 @@ func lowerIn(w string, words ...string) bool {
 		}
 	}
 	for _, x := range words {
-		if len(x) == len(w) && asciiFoldedIs(w, x) {
+		if strings.EqualFold(w, x) { // ASCII against ASCII: case folding is lowercasing
 			return true
 		}
 	}
 	return false
-}
-
-// asciiFoldedIs reports whether ASCII w lowercased is lower, of its length.
-func asciiFoldedIs(w, lower string) bool {
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[i] {
-			return false
-		}
-	}
-	return true
 }
